@@ -1,0 +1,56 @@
+/* The contract between generated block functions and the runtime: launch and block records. */
+#ifndef CUCPU_ABI_KERNEL_ABI_H
+#define CUCPU_ABI_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One per launch; read-only for generated code. Field offsets are part of the contract: the JIT
+ * emits loads at these offsets (checked by static assertions on both sides). */
+typedef struct cucpu_launch {
+  uint32_t grid[3];          /* %nctaid */
+  uint32_t block[3];         /* %ntid */
+  const void *params;        /* the kernel's .param space, laid out as the PTX declares it */
+  uint32_t dyn_shared_bytes; /* dynamic shared memory of this launch (%dynamic_smem_size) */
+  uint32_t nthreads;         /* block[0] * block[1] * block[2] */
+  const uint32_t *envreg;    /* %envreg0..31 */
+  void *services;            /* runtime services (printf buffer, device malloc, fault reporting) */
+} cucpu_launch;
+
+/* One per worker, reused across the blocks it runs. */
+typedef struct cucpu_block {
+  uint32_t ctaid[3];   /* %ctaid */
+  uint32_t reserved;
+  uint8_t *shared;     /* static shared memory followed by dynamic shared memory */
+  uint8_t *scratch;    /* per-thread context arrays (values live across barriers), local memory */
+} cucpu_block;
+
+/* A compiled kernel: runs every thread of one block. */
+typedef void (*cucpu_block_fn)(const cucpu_launch *launch, cucpu_block *block);
+
+#define CUCPU_LAUNCH_OFFSET_GRID 0
+#define CUCPU_LAUNCH_OFFSET_BLOCK 12
+#define CUCPU_LAUNCH_OFFSET_PARAMS 24
+#define CUCPU_LAUNCH_OFFSET_DYN_SHARED 32
+#define CUCPU_LAUNCH_OFFSET_NTHREADS 36
+#define CUCPU_LAUNCH_OFFSET_ENVREG 40
+#define CUCPU_BLOCK_OFFSET_CTAID 0
+#define CUCPU_BLOCK_OFFSET_SHARED 16
+#define CUCPU_BLOCK_OFFSET_SCRATCH 24
+
+#ifdef __cplusplus
+}
+static_assert(__builtin_offsetof(cucpu_launch, block) == CUCPU_LAUNCH_OFFSET_BLOCK, "abi");
+static_assert(__builtin_offsetof(cucpu_launch, params) == CUCPU_LAUNCH_OFFSET_PARAMS, "abi");
+static_assert(__builtin_offsetof(cucpu_launch, dyn_shared_bytes) == CUCPU_LAUNCH_OFFSET_DYN_SHARED,
+              "abi");
+static_assert(__builtin_offsetof(cucpu_launch, nthreads) == CUCPU_LAUNCH_OFFSET_NTHREADS, "abi");
+static_assert(__builtin_offsetof(cucpu_launch, envreg) == CUCPU_LAUNCH_OFFSET_ENVREG, "abi");
+static_assert(__builtin_offsetof(cucpu_block, shared) == CUCPU_BLOCK_OFFSET_SHARED, "abi");
+static_assert(__builtin_offsetof(cucpu_block, scratch) == CUCPU_BLOCK_OFFSET_SCRATCH, "abi");
+#endif
+
+#endif

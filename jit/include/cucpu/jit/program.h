@@ -1,0 +1,64 @@
+// A loaded PTX module: its kernels' layouts, and native block functions compiled through ORC.
+#pragma once
+
+#include "cucpu/support/status.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct cucpu_launch;
+struct cucpu_block;
+
+namespace cucpu::jit {
+
+using BlockFn = void (*)(const cucpu_launch *, cucpu_block *);
+
+struct ParamInfo {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+// What the runtime needs to know about one kernel to launch it.
+struct KernelInfo {
+  std::string name;
+  std::vector<ParamInfo> params;
+  uint32_t paramBytes = 0;         // size of the packed .param space
+  uint32_t staticSharedBytes = 0;  // this kernel's static shared memory
+  uint32_t dynamicSharedOffset = 0; // where dynamic shared memory starts in the block's window
+  uint32_t localBytesPerThread = 0; // .local memory per thread
+  uint32_t scratchBytesPerThread = 0; // context arrays + local memory, per thread
+  uint32_t maxntid[3] = {0, 0, 0};
+  uint32_t reqntid[3] = {0, 0, 0};
+  uint32_t numRegs = 0;             // PTX registers declared (reported as the register count)
+  uint32_t regions = 1;             // barrier-delimited regions of the block function
+  uint32_t ptxVersion = 0;          // .version as major * 10 + minor
+};
+
+class Program {
+public:
+  ~Program();
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+
+  // Parses and lowers `ptx`. On failure the status carries the CUresult (INVALID_PTX for malformed
+  // text, NOT_SUPPORTED for valid PTX using an unimplemented feature) and `log` the diagnostics.
+  // On success `log` gets informational lines (kernels, timings).
+  static Expected<std::unique_ptr<Program>> load(std::string_view ptx, std::string &log);
+
+  const std::vector<KernelInfo> &kernels() const;
+  const KernelInfo *findKernel(std::string_view name) const;
+  // Compiles (once) and returns the native block function of a kernel of this program.
+  Expected<BlockFn> blockFunction(const KernelInfo &kernel);
+
+  struct Impl;
+
+private:
+  explicit Program(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace cucpu::jit

@@ -1,0 +1,98 @@
+// ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
+#include "engine.h"
+
+#include "cucpu/support/log.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+#include <mutex>
+
+namespace cucpu::jit {
+namespace {
+
+struct Engine {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::mutex optMutex;
+  std::string error;
+
+  Engine() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) {
+      error = llvm::toString(jtmb.takeError());
+      return;
+    }
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    auto tmOrErr = jtmb->createTargetMachine();
+    if (!tmOrErr) {
+      error = llvm::toString(tmOrErr.takeError());
+      return;
+    }
+    tm = std::move(*tmOrErr);
+    auto j = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+    if (!j) {
+      error = llvm::toString(j.takeError());
+      return;
+    }
+    jit = std::move(*j);
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit->getDataLayout().getGlobalPrefix());
+    if (!gen) {
+      error = llvm::toString(gen.takeError());
+      jit.reset();
+      return;
+    }
+    jit->getMainJITDylib().addGenerator(std::move(*gen));
+    jit->getIRTransformLayer().setTransform(
+        [this](llvm::orc::ThreadSafeModule tsm, const llvm::orc::MaterializationResponsibility &)
+            -> llvm::Expected<llvm::orc::ThreadSafeModule> {
+          tsm.withModuleDo([this](llvm::Module &m) { optimize(m); });
+          return tsm;
+        });
+    log::debug(log::Component::Jit, "LLJIT ready for {} ({})", tm->getTargetTriple().str(),
+               tm->getTargetCPU().str());
+  }
+
+  void optimize(llvm::Module &m) {
+    std::lock_guard lk(optMutex);
+    auto start = std::chrono::steady_clock::now();
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = true;
+    pto.SLPVectorization = true;
+    llvm::PassBuilder pb(tm.get(), pto);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    auto mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(m, mam);
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    log::debug(log::Component::Jit, "optimised {} in {} us", m.getModuleIdentifier(), us);
+  }
+};
+
+} // namespace
+
+llvm::orc::LLJIT *engine(std::string *error) {
+  static Engine *e = new Engine(); // lives for the process: generated code may run at exit
+  if (!e->jit && error)
+    *error = e->error;
+  return e->jit.get();
+}
+
+} // namespace cucpu::jit

@@ -1,0 +1,682 @@
+// Block formation: a kernel becomes one function running every thread of a block, as loops over
+// thread indices between barriers (continuation-based regions), with registers live across a
+// barrier kept in per-thread context arrays.
+#include "lowering.h"
+
+#include "cucpu/support/log.h"
+#include "kernel_abi.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace cucpu::jit {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+namespace {
+
+constexpr int kCudaErrorInvalidPtx = 218;
+constexpr int kCudaErrorNotSupported = 801;
+
+bool isTerminatorOp(const std::string &op) { return op == "bra" || op == "ret" || op == "exit"; }
+
+// Opcodes whose operands are all sources (no destination register).
+bool hasNoDest(const std::string &op) {
+  static const char *const kOps[] = {"st",     "red",   "bar",     "barrier",  "bra",   "ret",
+                                     "exit",   "membar", "fence",  "prefetch", "prefetchu",
+                                     "trap",   "brkpt", "nanosleep", "call",   "pmevent",
+                                     "discard", "stmatrix", "cp", "griddepcontrol", "setmaxnreg"};
+  for (const char *k : kOps)
+    if (op == k)
+      return true;
+  return false;
+}
+
+void setBit(std::vector<uint64_t> &v, int i) { v[i / 64] |= uint64_t(1) << (i % 64); }
+bool getBit(const std::vector<uint64_t> &v, int i) { return (v[i / 64] >> (i % 64)) & 1; }
+
+} // namespace
+
+[[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what) {
+  throw LowerError{kCudaErrorNotSupported, loc, what};
+}
+[[noreturn]] void throwInvalid(ptx::SourceLoc loc, const std::string &what) {
+  throw LowerError{kCudaErrorInvalidPtx, loc, what};
+}
+
+llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t) {
+  using T = ptx::Type;
+  switch (t) {
+  case T::Pred:
+    return llvm::Type::getInt1Ty(ctx);
+  case T::F32:
+    return llvm::Type::getFloatTy(ctx);
+  case T::F64:
+    return llvm::Type::getDoubleTy(ctx);
+  case T::None:
+    return nullptr;
+  default:
+    return llvm::Type::getIntNTy(ctx, ptx::typeSize(t) * 8);
+  }
+}
+
+KernelLowering::KernelLowering(ModuleState &ms, const ptx::Function &fn, KernelInfo &info)
+    : ctx(ms.ctx), ms(ms), b(ms.ctx), fn_(fn), info_(info) {}
+
+void KernelLowering::run(const std::string &llvmName) {
+  for (size_t i = 0; i < info_.params.size(); ++i)
+    paramOffsets_[fn_.params[i].decl.name] = info_.params[i].offset;
+  collectRegisters();
+  buildBlocks();
+  computeLiveness();
+  planScratch();
+  emitEntry(llvmName);
+}
+
+// Registers, .local and .shared declarations. Names declared inside { } scopes are renamed
+// ("%r1" in the third scope becomes "%r1#3") so that the rest of the lowering sees flat names.
+void KernelLowering::collectRegisters() {
+  auto addReg = [&](const std::string &name, ptx::Type t, const ptx::SourceLoc &loc) {
+    if (regIds_.count(name))
+      throwInvalid(loc, "register '" + name + "' declared twice");
+    RegInfo ri;
+    ri.type = t;
+    ri.ty = llvmType(ctx, t);
+    if (!ri.ty)
+      throwInvalid(loc, "register '" + name + "' has no type");
+    regIds_[name] = static_cast<int>(regs_.size());
+    regs_.push_back(ri);
+  };
+  std::vector<std::unordered_map<std::string, std::string>> scopes(1);
+  int scopeCounter = 0;
+  auto rename = [&](std::string &name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) {
+        name = f->second;
+        return;
+      }
+    }
+  };
+  std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
+    if (op.kind == ptx::Operand::Kind::Reg) {
+      rename(op.name);
+      if (!op.name2.empty())
+        rename(op.name2);
+    } else if (op.kind == ptx::Operand::Kind::Address && op.addrIsReg) {
+      rename(op.name);
+    }
+    for (auto &e : op.elems)
+      renameOp(e);
+  };
+
+  uint32_t localOff = 0, sharedOff = ms.moduleSharedBytes;
+  std::vector<ptx::Statement> flat;
+  for (const auto &st : fn_.body) {
+    if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+      scopes.emplace_back();
+      ++scopeCounter;
+      continue;
+    }
+    if (std::holds_alternative<ptx::ScopeEnd>(st)) {
+      if (scopes.size() > 1)
+        scopes.pop_back();
+      continue;
+    }
+    if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
+      auto declare = [&](const std::string &name) {
+        std::string flatName = name;
+        if (scopes.size() > 1) {
+          flatName = name + "#" + std::to_string(scopeCounter);
+          scopes.back()[name] = flatName;
+        }
+        return flatName;
+      };
+      switch (v->space) {
+      case ptx::Space::Reg:
+        if (v->vecWidth != 1)
+          throwUnsupported(v->loc, "vector register declarations");
+        if (v->rangeCount >= 0) {
+          for (int i = 0; i < v->rangeCount; ++i)
+            addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
+        } else {
+          addReg(declare(v->name), v->type, v->loc);
+        }
+        break;
+      case ptx::Space::Local: {
+        uint32_t a = varAlign(*v);
+        localOff = (localOff + a - 1) / a * a;
+        localOffsets_[declare(v->name)] = localOff;
+        localOff += static_cast<uint32_t>(varBytes(*v));
+        break;
+      }
+      case ptx::Space::Shared: {
+        if (!v->dims.empty() && v->dims[0] == 0)
+          throwUnsupported(v->loc, "function-scope extern .shared");
+        uint32_t a = varAlign(*v);
+        sharedOff = (sharedOff + a - 1) / a * a;
+        sharedOffsets_[declare(v->name)] = sharedOff;
+        sharedOff += static_cast<uint32_t>(varBytes(*v));
+        break;
+      }
+      default:
+        throwUnsupported(v->loc, "function-scope variables in this state space");
+      }
+      continue;
+    }
+    if (auto *in = std::get_if<ptx::Instruction>(&st)) {
+      ptx::Instruction copy = *in;
+      for (auto &op : copy.operands)
+        renameOp(op);
+      if (copy.guard)
+        rename(copy.guard->reg);
+      flat.push_back(std::move(copy));
+      continue;
+    }
+    if (std::holds_alternative<ptx::CallPrototype>(st))
+      throwUnsupported(fn_.loc, "indirect calls (.callprototype)");
+    flat.push_back(st); // labels, directives
+  }
+  localBytes_ = (localOff + 15) & ~15u;
+  info_.localBytesPerThread = localBytes_;
+  info_.staticSharedBytes = sharedOff;
+  info_.numRegs = static_cast<uint32_t>(regs_.size());
+  if (sharedOff > ms.dynamicSharedOffset)
+    throwInvalid(fn_.loc, "internal: shared layout"); // planned by lowerModuleScope
+
+  // Basic blocks from the flat statement list.
+  blocks_.emplace_back();
+  auto startBlock = [&] {
+    if (!blocks_.back().instrs.empty() || blocks_.back().barrierRegion >= 0)
+      blocks_.emplace_back();
+  };
+  for (auto &st : flat) {
+    if (auto *l = std::get_if<ptx::Label>(&st)) {
+      startBlock();
+      labels_[l->name] = static_cast<int>(blocks_.size() - 1);
+      continue;
+    }
+    auto *in = std::get_if<ptx::Instruction>(&st);
+    if (!in)
+      continue; // .loc, .pragma, .file
+    if (isBarrier(*in)) {
+      if (in->guard)
+        throwUnsupported(in->loc, "predicated barrier");
+      startBlock();
+      blocks_.back().instrs.push_back(std::move(*in));
+      blocks_.back().barrierRegion = static_cast<int>(regions_.size()) + 1;
+      regions_.emplace_back();
+      blocks_.emplace_back();
+      continue;
+    }
+    blocks_.back().instrs.push_back(std::move(*in));
+    if (isTerminatorOp(blocks_.back().instrs.back().opcode))
+      blocks_.emplace_back();
+  }
+  // Region 0 starts at the function entry; region k at the block after the k-th barrier.
+  regions_.insert(regions_.begin(), Region{});
+  for (size_t i = 0; i < blocks_.size(); ++i)
+    if (blocks_[i].barrierRegion >= 0)
+      regions_[blocks_[i].barrierRegion].entryBlock = static_cast<int>(i) + 1;
+  info_.regions = static_cast<uint32_t>(regions_.size());
+}
+
+void KernelLowering::buildBlocks() {
+  const int n = static_cast<int>(blocks_.size());
+  for (int i = 0; i < n; ++i) {
+    auto &bb = blocks_[i];
+    const ptx::Instruction *last = bb.instrs.empty() ? nullptr : &bb.instrs.back();
+    bool fallthrough = true;
+    if (last && bb.barrierRegion < 0) {
+      if (last->opcode == "bra") {
+        if (last->operands.size() != 1 || last->operands[0].kind != ptx::Operand::Kind::Symbol)
+          throwUnsupported(last->loc, "branch to a non-label target");
+        auto it = labels_.find(last->operands[0].name);
+        if (it == labels_.end())
+          throwInvalid(last->loc, "unknown label '" + last->operands[0].name + "'");
+        bb.succs.push_back(it->second);
+        fallthrough = last->guard.has_value();
+      } else if (last->opcode == "ret" || last->opcode == "exit") {
+        fallthrough = last->guard.has_value();
+      }
+    }
+    if (fallthrough && i + 1 < n)
+      bb.succs.push_back(i + 1);
+  }
+}
+
+bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
+  if (in.opcode == "bar" || in.opcode == "barrier") {
+    if (in.hasMod("warp"))
+      return false; // bar.warp.sync: lanes of a warp run in lockstep between barriers
+    if (in.hasMod("sync") || in.mods.empty() || (in.mods.size() == 1 && in.hasMod("aligned")) ||
+        (in.hasMod("aligned") && in.hasMod("sync"))) {
+      if (in.operands.size() > 1)
+        throwUnsupported(in.loc, "barrier with a thread count");
+      return true;
+    }
+    throwUnsupported(in.loc, "barrier form '" + in.opcode + "." +
+                                 (in.mods.empty() ? std::string() : in.mods[0]) + "'");
+  }
+  return false;
+}
+
+// Register ids an instruction reads (defs=false) or writes (defs=true).
+std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool defs) const {
+  std::vector<int> out;
+  auto add = [&](const std::string &name) {
+    auto it = regIds_.find(name);
+    if (it != regIds_.end())
+      out.push_back(it->second);
+  };
+  std::function<void(const ptx::Operand &, bool)> visit = [&](const ptx::Operand &op, bool isDef) {
+    using K = ptx::Operand::Kind;
+    if (op.kind == K::Reg) {
+      if (isDef == defs) {
+        add(op.name);
+        if (!op.name2.empty())
+          add(op.name2);
+      }
+    } else if (op.kind == K::Address) {
+      if (!defs && op.addrIsReg)
+        add(op.name);
+      for (auto &e : op.elems)
+        visit(e, false);
+    } else {
+      for (auto &e : op.elems)
+        visit(e, isDef);
+    }
+  };
+  bool callWithReturn = in.opcode == "call" && !in.operands.empty() &&
+                        in.operands[0].kind == ptx::Operand::Kind::List;
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    bool isDef = (i == 0 && !hasNoDest(in.opcode)) || (i == 0 && callWithReturn);
+    visit(in.operands[i], isDef);
+  }
+  if (!defs && in.guard)
+    add(in.guard->reg);
+  return out;
+}
+
+void KernelLowering::computeLiveness() {
+  const size_t words = (regs_.size() + 63) / 64 + 1;
+  for (auto &bb : blocks_) {
+    bb.use.assign(words, 0);
+    bb.def.assign(words, 0);
+    bb.liveIn.assign(words, 0);
+    bb.liveOut.assign(words, 0);
+    for (const auto &in : bb.instrs) {
+      for (int r : regOperands(in, false))
+        if (!getBit(bb.def, r))
+          setBit(bb.use, r);
+      // A predicated write may not happen: it does not kill the previous value.
+      if (!in.guard)
+        for (int r : regOperands(in, true))
+          setBit(bb.def, r);
+      else
+        for (int r : regOperands(in, true))
+          if (!getBit(bb.def, r))
+            setBit(bb.use, r);
+    }
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int i = static_cast<int>(blocks_.size()) - 1; i >= 0; --i) {
+      auto &bb = blocks_[i];
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t out = 0;
+        for (int s : bb.succs)
+          out |= blocks_[s].liveIn[w];
+        uint64_t in = bb.use[w] | (out & ~bb.def[w]);
+        if (out != bb.liveOut[w] || in != bb.liveIn[w]) {
+          bb.liveOut[w] = out;
+          bb.liveIn[w] = in;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+// Registers live at the entry of any region after the first live across a barrier: they get a
+// per-thread slab in scratch (structure of arrays, so consecutive threads are contiguous).
+void KernelLowering::planScratch() {
+  if (regions_.size() < 2) {
+    info_.scratchBytesPerThread = 0;
+    return;
+  }
+  std::vector<int> cross;
+  for (size_t r = 1; r < regions_.size(); ++r) {
+    int e = regions_[r].entryBlock;
+    if (e >= static_cast<int>(blocks_.size()))
+      continue;
+    for (size_t i = 0; i < regs_.size(); ++i)
+      if (getBit(blocks_[e].liveIn, static_cast<int>(i)) && regs_[i].cross < 0) {
+        regs_[i].cross = static_cast<int>(cross.size());
+        cross.push_back(static_cast<int>(i));
+      }
+  }
+  // Larger registers first so every slab stays naturally aligned.
+  std::stable_sort(cross.begin(), cross.end(), [&](int a, int b2) {
+    return ptx::typeSize(regs_[a].type) > ptx::typeSize(regs_[b2].type);
+  });
+  uint32_t off = 0;
+  for (int i : cross) {
+    regs_[i].crossOffset = off;
+    off += std::max(1u, ptx::typeSize(regs_[i].type));
+  }
+  crossBytes_ = (off + 1 + 15) & ~15u; // + the alive flag, padded
+  info_.scratchBytesPerThread = crossBytes_ + localBytes_;
+  log::debug(log::Component::Jit, "{}: {} regions, {} registers live across barriers",
+             fn_.name, regions_.size(), cross.size());
+}
+
+RegInfo &KernelLowering::reg(const std::string &name, const ptx::Instruction &in) {
+  auto it = regIds_.find(name);
+  if (it == regIds_.end())
+    throwInvalid(in.loc, "undeclared register '" + name + "'");
+  return regs_[it->second];
+}
+
+void KernelLowering::emitEntry(const std::string &llvmName) {
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i32 = b.getInt32Ty();
+  auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
+  f_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, llvmName, ms.mod);
+  f_->addParamAttr(0, llvm::Attribute::NoAlias);
+  f_->addParamAttr(1, llvm::Attribute::NoAlias);
+  f_->addFnAttr(llvm::Attribute::NoUnwind);
+  launch_ = f_->getArg(0);
+  blockArg_ = f_->getArg(1);
+
+  BasicBlock *entry = BasicBlock::Create(ctx, "entry", f_);
+  b.SetInsertPoint(entry);
+  auto loadField = [&](Value *base, llvm::StructType *st, unsigned field, unsigned idx,
+                       llvm::Type *ty, const char *name) -> Value * {
+    Value *p = b.CreateStructGEP(st, base, field);
+    if (st->getElementType(field)->isArrayTy())
+      p = b.CreateConstInBoundsGEP2_32(st->getElementType(field), p, 0, idx);
+    auto *ld = b.CreateLoad(ty, p, name);
+    ld->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx, {}));
+    return ld;
+  };
+  for (unsigned d = 0; d < 3; ++d) {
+    nctaid_[d] = loadField(launch_, ms.launchTy, 0, d, i32, "nctaid");
+    ntid_[d] = loadField(launch_, ms.launchTy, 1, d, i32, "ntid");
+    ctaid_[d] = loadField(blockArg_, ms.blockTy, 0, d, i32, "ctaid");
+  }
+  params_ = loadField(launch_, ms.launchTy, 2, 0, ptrTy, "params");
+  dynShared_ = loadField(launch_, ms.launchTy, 3, 0, i32, "dynsmem");
+  nthreads_ = loadField(launch_, ms.launchTy, 4, 0, i32, "nthreads");
+  envreg_ = loadField(launch_, ms.launchTy, 5, 0, ptrTy, "envreg");
+  sharedBase_ = loadField(blockArg_, ms.blockTy, 2, 0, ptrTy, "shared");
+  scratch_ = loadField(blockArg_, ms.blockTy, 3, 0, ptrTy, "scratch");
+
+  for (size_t i = 0; i < regs_.size(); ++i)
+    regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
+  carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
+  b.CreateStore(b.getInt32(0), carry_);
+  if (regions_.size() < 2 && localBytes_ > 0)
+    localAlloca_ = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), localBytes_), nullptr,
+                                  "local");
+  if (localAlloca_)
+    localAlloca_->setAlignment(llvm::Align(16));
+  if (regions_.size() > 1)
+    next_ = b.CreateAlloca(i32, nullptr, "next");
+
+  for (auto &r : regions_)
+    r.pre = BasicBlock::Create(ctx, "region.pre", f_);
+  b.CreateBr(regions_[0].pre);
+  for (size_t r = 0; r < regions_.size(); ++r)
+    emitRegion(static_cast<int>(r));
+}
+
+// One region: nested loops over z, y, x thread indices, running the region's blocks per thread.
+void KernelLowering::emitRegion(int r) {
+  curRegion_ = r;
+  auto *i32 = b.getInt32Ty();
+  const bool multi = regions_.size() > 1;
+  BasicBlock *pre = regions_[r].pre;
+  b.SetInsertPoint(pre);
+  if (multi)
+    b.CreateStore(b.getInt32(-1), next_);
+
+  BasicBlock *hdr[3], *latch[3];
+  llvm::PHINode *iv[3];
+  for (int d = 2; d >= 0; --d) {
+    hdr[d] = BasicBlock::Create(ctx, "tloop.hdr", f_);
+    latch[d] = BasicBlock::Create(ctx, "tloop.latch", f_);
+  }
+  BasicBlock *exit = BasicBlock::Create(ctx, "region.exit", f_);
+  BasicBlock *from = pre;
+  for (int d = 2; d >= 0; --d) {
+    b.CreateBr(hdr[d]);
+    b.SetInsertPoint(hdr[d]);
+    iv[d] = b.CreatePHI(i32, 2, d == 0 ? "tid.x" : d == 1 ? "tid.y" : "tid.z");
+    iv[d]->addIncoming(b.getInt32(0), from);
+    from = hdr[d];
+  }
+  for (int d = 0; d < 3; ++d)
+    tid_[d] = iv[d];
+  linearTid_ = b.CreateAdd(iv[0], b.CreateMul(ntid_[0], b.CreateAdd(iv[1], b.CreateMul(ntid_[1], iv[2]))),
+                           "tid.linear", true, true);
+  accessGroup_ = llvm::MDNode::getDistinct(ctx, {});
+  latch_ = latch[0];
+
+  if (localBytes_ > 0) {
+    if (localAlloca_) {
+      localBase_ = localAlloca_;
+    } else {
+      Value *areaStart = b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_));
+      Value *off = b.CreateAdd(areaStart, b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()),
+                                                      b.getInt64(localBytes_)));
+      localBase_ = b.CreateGEP(b.getInt8Ty(), scratch_, off, "local");
+    }
+  }
+  if (multi) {
+    // Exited threads do not take part in later regions.
+    Value *aliveOff = b.CreateAdd(
+        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_ - 1)),
+        b.CreateZExt(linearTid_, b.getInt64Ty()));
+    Value *alivePtr = b.CreateGEP(b.getInt8Ty(), scratch_, aliveOff, "alive.ptr");
+    if (r == 0) {
+      tagMemory(b.CreateStore(b.getInt8(1), alivePtr));
+    } else {
+      auto *ld = b.CreateLoad(b.getInt8Ty(), alivePtr, "alive");
+      tagMemory(ld);
+      BasicBlock *run = BasicBlock::Create(ctx, "thread.run", f_);
+      b.CreateCondBr(b.CreateICmpNE(ld, b.getInt8(0)), run, latch_);
+      b.SetInsertPoint(run);
+    }
+    loadCross(r);
+  }
+  int entryBlock = regions_[r].entryBlock;
+  if (entryBlock >= static_cast<int>(blocks_.size())) {
+    b.CreateBr(latch_);
+  } else {
+    b.CreateBr(blockCopy(r, entryBlock));
+    while (!pending_.empty()) {
+      int blk = pending_.back();
+      pending_.pop_back();
+      emitBlockBody(r, blk);
+    }
+  }
+
+  // Latches: x innermost, marked parallel so LLVM may vectorise across threads.
+  for (int d = 0; d < 3; ++d) {
+    b.SetInsertPoint(latch[d]);
+    Value *nx = b.CreateAdd(iv[d], b.getInt32(1), "", true, true);
+    iv[d]->addIncoming(nx, latch[d]);
+    BasicBlock *outer = d < 2 ? latch[d + 1] : exit;
+    auto *br = b.CreateCondBr(b.CreateICmpULT(nx, ntid_[d]), hdr[d], outer);
+    if (d == 0) {
+      llvm::Metadata *ops[] = {
+          nullptr,
+          llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"),
+                                  accessGroup_})};
+      auto *loopId = llvm::MDNode::getDistinct(ctx, ops);
+      loopId->replaceOperandWith(0, loopId);
+      br->setMetadata(llvm::LLVMContext::MD_loop, loopId);
+    }
+  }
+  b.SetInsertPoint(exit);
+  if (!multi) {
+    b.CreateRetVoid();
+    return;
+  }
+  Value *nextRegion = b.CreateLoad(i32, next_, "next");
+  auto *sw = b.CreateSwitch(nextRegion, BasicBlock::Create(ctx, "done", f_), regions_.size());
+  for (size_t k = 1; k < regions_.size(); ++k)
+    sw->addCase(b.getInt32(static_cast<uint32_t>(k)), regions_[k].pre);
+  b.SetInsertPoint(sw->getDefaultDest());
+  b.CreateRetVoid();
+}
+
+void KernelLowering::tagMemory(llvm::Instruction *i) {
+  if (accessGroup_ && (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) ||
+                       i->mayReadOrWriteMemory()))
+    i->setMetadata(llvm::LLVMContext::MD_access_group, accessGroup_);
+}
+
+llvm::BasicBlock *KernelLowering::blockCopy(int r, int blk) {
+  auto key = std::make_pair(r, blk);
+  auto it = copies_.find(key);
+  if (it != copies_.end())
+    return it->second;
+  auto *bb = BasicBlock::Create(ctx, "ptx.b" + std::to_string(blk), f_);
+  copies_[key] = bb;
+  pending_.push_back(blk);
+  return bb;
+}
+
+// Cross registers live into `region`: from the slabs into the thread's registers.
+void KernelLowering::loadCross(int region) {
+  int e = regions_[region].entryBlock;
+  if (e >= static_cast<int>(blocks_.size()))
+    return;
+  for (auto &ri : regs_) {
+    int id = static_cast<int>(&ri - regs_.data());
+    if (ri.cross < 0 || !getBit(blocks_[e].liveIn, id))
+      continue;
+    unsigned sz = std::max(1u, ptx::typeSize(ri.type));
+    Value *off = b.CreateAdd(
+        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(ri.crossOffset)),
+        b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()), b.getInt64(sz)));
+    Value *p = b.CreateGEP(b.getInt8Ty(), scratch_, off);
+    llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
+    auto *ld = b.CreateLoad(memTy, p);
+    tagMemory(ld);
+    Value *v = ri.ty->isIntegerTy(1) ? b.CreateTrunc(ld, ri.ty) : static_cast<Value *>(ld);
+    b.CreateStore(v, ri.slot);
+  }
+}
+
+void KernelLowering::storeCross(int region) {
+  int e = regions_[region].entryBlock;
+  if (e >= static_cast<int>(blocks_.size()))
+    return;
+  for (auto &ri : regs_) {
+    int id = static_cast<int>(&ri - regs_.data());
+    if (ri.cross < 0 || !getBit(blocks_[e].liveIn, id))
+      continue;
+    unsigned sz = std::max(1u, ptx::typeSize(ri.type));
+    Value *off = b.CreateAdd(
+        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(ri.crossOffset)),
+        b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()), b.getInt64(sz)));
+    Value *p = b.CreateGEP(b.getInt8Ty(), scratch_, off);
+    Value *v = b.CreateLoad(ri.ty, ri.slot);
+    if (ri.ty->isIntegerTy(1))
+      v = b.CreateZExt(v, b.getInt8Ty());
+    tagMemory(b.CreateStore(v, p));
+  }
+}
+
+// The instructions of one PTX block, for one region's copy, and its control transfer.
+void KernelLowering::emitBlockBody(int r, int blk) {
+  const auto &pb = blocks_[blk];
+  b.SetInsertPoint(copies_[{r, blk}]);
+  const bool multi = regions_.size() > 1;
+
+  auto exitThread = [&] {
+    if (multi) {
+      Value *aliveOff = b.CreateAdd(
+          b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_ - 1)),
+          b.CreateZExt(linearTid_, b.getInt64Ty()));
+      tagMemory(b.CreateStore(b.getInt8(0), b.CreateGEP(b.getInt8Ty(), scratch_, aliveOff)));
+    }
+    b.CreateBr(latch_);
+  };
+  // Transfer to block `s`: within the region, or through a barrier to the region it starts.
+  auto goTo = [&](int s) {
+    if (s >= static_cast<int>(blocks_.size())) {
+      exitThread();
+      return;
+    }
+    if (blocks_[s].barrierRegion >= 0) {
+      int nr = blocks_[s].barrierRegion;
+      storeCross(nr);
+      b.CreateStore(b.getInt32(nr), next_);
+      b.CreateBr(latch_);
+      return;
+    }
+    b.CreateBr(blockCopy(r, s));
+  };
+
+  if (pb.barrierRegion >= 0) { // a barrier reached inside the region: only as a successor
+    throwInvalid(pb.instrs.front().loc, "internal: barrier block emitted");
+  }
+  size_t n = pb.instrs.size();
+  const ptx::Instruction *term = nullptr;
+  if (n && isTerminatorOp(pb.instrs.back().opcode)) {
+    term = &pb.instrs.back();
+    --n;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const auto &in = pb.instrs[i];
+    if (in.guard) {
+      Value *p = b.CreateLoad(b.getInt1Ty(), reg(in.guard->reg, in).slot);
+      if (in.guard->negate)
+        p = b.CreateNot(p);
+      BasicBlock *thenBB = BasicBlock::Create(ctx, "pred", f_);
+      BasicBlock *cont = BasicBlock::Create(ctx, "pred.cont", f_);
+      b.CreateCondBr(p, thenBB, cont);
+      b.SetInsertPoint(thenBB);
+      emitInstruction(in);
+      b.CreateBr(cont);
+      b.SetInsertPoint(cont);
+    } else {
+      emitInstruction(in);
+    }
+  }
+  int fall = blk + 1;
+  if (!term) {
+    goTo(fall);
+    return;
+  }
+  auto transfer = [&] {
+    if (term->opcode == "bra")
+      goTo(labels_.at(term->operands[0].name));
+    else
+      exitThread();
+  };
+  if (!term->guard) {
+    transfer();
+    return;
+  }
+  Value *p = b.CreateLoad(b.getInt1Ty(), reg(term->guard->reg, *term).slot);
+  if (term->guard->negate)
+    p = b.CreateNot(p);
+  BasicBlock *taken = BasicBlock::Create(ctx, "br.taken", f_);
+  BasicBlock *notTaken = BasicBlock::Create(ctx, "br.fall", f_);
+  b.CreateCondBr(p, taken, notTaken);
+  b.SetInsertPoint(taken);
+  transfer();
+  b.SetInsertPoint(notTaken);
+  goTo(fall);
+}
+
+} // namespace cucpu::jit

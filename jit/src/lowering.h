@@ -1,0 +1,147 @@
+// Internal interface of the PTX -> LLVM IR lowering: module state and the per-kernel lowering.
+#pragma once
+
+#include "cucpu/jit/program.h"
+#include "cucpu/ptx/ast.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cucpu::jit {
+
+// Thrown inside the lowering, caught by Program::load and turned into a CUresult + log line.
+struct LowerError {
+  int code; // CUresult
+  ptx::SourceLoc loc;
+  std::string message;
+};
+
+[[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what);
+[[noreturn]] void throwInvalid(ptx::SourceLoc loc, const std::string &what);
+
+// The LLVM type that holds a PTX type in a register.
+llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
+
+// Module-wide state shared by the lowering of every kernel of one PTX module.
+struct ModuleState {
+  llvm::LLVMContext &ctx;
+  llvm::Module &mod;
+  const ptx::Module &ast;
+  std::string symbolPrefix;                                   // unique per loaded module
+  std::unordered_map<std::string, llvm::GlobalVariable *> globals; // .global and .const
+  std::unordered_map<std::string, uint32_t> sharedOffsets;  // module-scope static .shared
+  std::unordered_map<std::string, bool> dynamicShared;      // module-scope extern .shared
+  uint32_t moduleSharedBytes = 0;    // end of module-scope static shared variables
+  uint32_t dynamicSharedOffset = 0;  // dynamic shared memory starts here, for every kernel
+  llvm::StructType *launchTy = nullptr;
+  llvm::StructType *blockTy = nullptr;
+};
+
+// Creates the module's global variables and the shared-memory layout; throws LowerError.
+void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &kernels);
+
+// Parameter layout of an .entry (natural alignment, in order) -- no LLVM needed.
+void layoutParams(const ptx::Function &fn, KernelInfo &info);
+
+// Bytes an array/scalar variable occupies, and its alignment.
+uint64_t varBytes(const ptx::VarDecl &v);
+uint32_t varAlign(const ptx::VarDecl &v);
+
+// ---------------------------------------------------------------------------------------------
+// The lowering of one kernel. Declared here so the instruction semantics (lower_instr.cpp) and
+// the block formation (lower_function.cpp) can live in separate files.
+
+struct RegInfo {
+  ptx::Type type = ptx::Type::None;
+  llvm::Type *ty = nullptr;
+  llvm::AllocaInst *slot = nullptr; // the register's value within one thread's execution
+  int cross = -1;                   // index among values live across a barrier, or -1
+  uint32_t crossOffset = 0;         // bytes per thread before this register's slab
+};
+
+class KernelLowering {
+public:
+  KernelLowering(ModuleState &ms, const ptx::Function &fn, KernelInfo &info);
+  void run(const std::string &llvmName);
+
+  // --- services for the instruction semantics
+  llvm::LLVMContext &ctx;
+  ModuleState &ms;
+  llvm::IRBuilder<> b;
+
+  llvm::Value *read(const ptx::Operand &op, ptx::Type want, const ptx::Instruction &in);
+  void write(const ptx::Operand &op, llvm::Value *v, ptx::Type type, const ptx::Instruction &in);
+  // A pointer for an address operand ([reg+imm], [sym+imm]) in a state space.
+  llvm::Value *address(const ptx::Operand &op, ptx::Space space, const ptx::Instruction &in);
+  llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
+  llvm::Value *sharedBase() const { return sharedBase_; }
+  void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp
+  void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
+
+private:
+  struct PBlock {
+    std::vector<ptx::Instruction> instrs;
+    std::vector<int> succs;
+    int barrierRegion = -1; // >= 0: this block is a barrier starting that region
+    std::vector<uint64_t> use, def, liveIn, liveOut;
+  };
+  struct Region {
+    int entryBlock = 0;
+    llvm::BasicBlock *pre = nullptr;
+  };
+
+  void collectRegisters();
+  void buildBlocks();
+  void computeLiveness();
+  void planScratch();
+  void emitEntry(const std::string &llvmName);
+  void emitRegion(int r);
+  llvm::BasicBlock *blockCopy(int r, int b);
+  void emitBlockBody(int r, int b);
+  void storeCross(int region);
+  void loadCross(int region);
+  llvm::Value *special(const ptx::Operand &op, const ptx::Instruction &in);
+  RegInfo &reg(const std::string &name, const ptx::Instruction &in);
+  llvm::Value *symbolAddress(const std::string &name, const ptx::Instruction &in,
+                             ptx::Space *spaceOut);
+  std::vector<int> regOperands(const ptx::Instruction &in, bool defs) const;
+  bool isBarrier(const ptx::Instruction &in) const;
+
+  const ptx::Function &fn_;
+  KernelInfo &info_;
+  llvm::Function *f_ = nullptr;
+  std::unordered_map<std::string, int> regIds_;
+  std::vector<RegInfo> regs_;
+  std::vector<PBlock> blocks_;
+  std::vector<Region> regions_;
+  std::unordered_map<std::string, int> labels_;
+  std::unordered_map<std::string, uint32_t> localOffsets_;  // .local vars in the thread's area
+  std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
+  std::unordered_map<std::string, uint32_t> paramOffsets_;
+  uint32_t crossBytes_ = 0; // per thread
+  uint32_t localBytes_ = 0; // per thread
+
+  // values of the current thread iteration / block
+  llvm::Value *launch_ = nullptr, *blockArg_ = nullptr;
+  llvm::Value *ntid_[3] = {}, *nctaid_[3] = {}, *ctaid_[3] = {}, *tid_[3] = {};
+  llvm::Value *linearTid_ = nullptr, *nthreads_ = nullptr;
+  llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
+  llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr;
+  llvm::Value *localBase_ = nullptr; // this thread's .local area
+  llvm::AllocaInst *localAlloca_ = nullptr;
+  llvm::AllocaInst *next_ = nullptr;  // region to run next (multi-region kernels)
+  llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
+  llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration
+  llvm::MDNode *accessGroup_ = nullptr;
+  std::map<std::pair<int, int>, llvm::BasicBlock *> copies_;
+  std::vector<int> pending_;
+  int curRegion_ = 0;
+};
+
+} // namespace cucpu::jit

@@ -1,0 +1,153 @@
+// Program: parse PTX, lower every kernel of the module, hand the IR to ORC, look kernels up.
+#include "cucpu/jit/program.h"
+
+#include "cucpu/support/log.h"
+#include "engine.h"
+#include "lowering.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <unordered_map>
+
+namespace cucpu::jit {
+namespace {
+constexpr int kCudaErrorInvalidPtx = 218;
+constexpr int kCudaErrorJitCompilerNotFound = 221; // the host JIT could not start
+constexpr int kCudaErrorInvalidImage = 200;
+std::atomic<uint64_t> nextProgramId{1};
+} // namespace
+
+struct Program::Impl {
+  std::vector<KernelInfo> kernels;
+  std::vector<std::string> llvmNames; // parallel to kernels
+  llvm::orc::ResourceTrackerSP tracker;
+  std::mutex mutex;
+  std::unordered_map<const KernelInfo *, BlockFn> compiled;
+};
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Program::~Program() {
+  if (impl_->tracker)
+    if (auto err = impl_->tracker->remove())
+      log::warn(log::Component::Jit, "freeing generated code: {}", llvm::toString(std::move(err)));
+}
+
+const std::vector<KernelInfo> &Program::kernels() const { return impl_->kernels; }
+
+const KernelInfo *Program::findKernel(std::string_view name) const {
+  for (const auto &k : impl_->kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::string &log) {
+  auto start = std::chrono::steady_clock::now();
+  ptx::ParseResult parsed = ptx::parse(text);
+  if (!parsed.ok()) {
+    std::string msg;
+    for (const auto &d : parsed.errors) {
+      log += "ptx: " + d.format() + "\n";
+      if (msg.empty())
+        msg = d.format();
+    }
+    return Status(kCudaErrorInvalidPtx, msg);
+  }
+  if (parsed.module.versionMajor == 0 || parsed.module.target.empty()) {
+    const char *what = parsed.module.versionMajor == 0 ? ".version" : ".target";
+    std::string msg = fmt::format("1:1: a PTX module must declare {}", what);
+    log += "ptx: " + msg + "\n";
+    return Status(kCudaErrorInvalidPtx, msg);
+  }
+  std::string error;
+  llvm::orc::LLJIT *jit = engine(&error);
+  if (!jit) {
+    log += "jit: cannot start the host JIT: " + error + "\n";
+    return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
+  }
+
+  auto impl = std::make_unique<Impl>();
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  uint64_t id = nextProgramId++;
+  auto mod = std::make_unique<llvm::Module>("cucpu.module." + std::to_string(id), *ctx);
+  mod->setDataLayout(jit->getDataLayout());
+  mod->setTargetTriple(jit->getTargetTriple().str());
+  ModuleState ms{*ctx, *mod, parsed.module, "cucpu.m" + std::to_string(id) + ".", {}, {}, {}};
+  try {
+    lowerModuleScope(ms, impl->kernels);
+    for (const auto &fn : parsed.module.functions) {
+      if (!fn.isEntry || !fn.hasBody)
+        continue;
+      KernelInfo info;
+      info.name = fn.name;
+      info.ptxVersion = parsed.module.versionMajor * 10 + parsed.module.versionMinor;
+      layoutParams(fn, info);
+      info.dynamicSharedOffset = ms.dynamicSharedOffset;
+      std::string llvmName = ms.symbolPrefix + fn.name;
+      KernelLowering(ms, fn, info).run(llvmName);
+      impl->kernels.push_back(std::move(info));
+      impl->llvmNames.push_back(std::move(llvmName));
+    }
+  } catch (const LowerError &e) {
+    std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
+    log += "ptx: " + where + e.message + "\n";
+    return Status(e.code, where + e.message);
+  }
+  std::string verifyMsg;
+  llvm::raw_string_ostream os(verifyMsg);
+  if (llvm::verifyModule(*mod, &os)) {
+    log += "jit: internal error, invalid IR: " + verifyMsg + "\n";
+    log::error(log::Component::Jit, "invalid IR generated: {}", verifyMsg);
+    return Status(kCudaErrorInvalidImage, "internal error: invalid IR");
+  }
+  if (log::enabled(log::Component::Jit, log::Level::Trace)) {
+    std::string ir;
+    llvm::raw_string_ostream irs(ir);
+    mod->print(irs, nullptr);
+    log::trace(log::Component::Jit, "IR before optimisation:\n{}", ir);
+  }
+  impl->tracker = jit->getMainJITDylib().createResourceTracker();
+  if (auto err = jit->addIRModule(impl->tracker,
+                                  llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+    std::string m = llvm::toString(std::move(err));
+    log += "jit: " + m + "\n";
+    return Status(kCudaErrorInvalidImage, m);
+  }
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  log += fmt::format("cucpu: loaded {} kernel(s) in {} us\n", impl->kernels.size(), us);
+  log::debug(log::Component::Jit, "module {}: {} kernels parsed and lowered in {} us", id,
+             impl->kernels.size(), us);
+  return std::unique_ptr<Program>(new Program(std::move(impl)));
+}
+
+Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel) {
+  std::lock_guard lk(impl_->mutex);
+  if (auto it = impl_->compiled.find(&kernel); it != impl_->compiled.end())
+    return it->second;
+  size_t idx = static_cast<size_t>(&kernel - impl_->kernels.data());
+  if (idx >= impl_->kernels.size())
+    return Status(400, "kernel does not belong to this program"); // CUDA_ERROR_INVALID_HANDLE
+  auto start = std::chrono::steady_clock::now();
+  auto sym = engine(nullptr)->lookup(impl_->llvmNames[idx]);
+  if (!sym) {
+    std::string m = llvm::toString(sym.takeError());
+    log::error(log::Component::Jit, "compiling {}: {}", kernel.name, m);
+    return Status(kCudaErrorInvalidImage, "compiling " + kernel.name + ": " + m);
+  }
+  auto fn = sym->toPtr<BlockFn>();
+  impl_->compiled[&kernel] = fn;
+  log::debug(log::Component::Jit, "compiled {} in {} us", kernel.name,
+             std::chrono::duration_cast<std::chrono::microseconds>(
+                 std::chrono::steady_clock::now() - start)
+                 .count());
+  return fn;
+}
+
+} // namespace cucpu::jit

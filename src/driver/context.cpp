@@ -1,0 +1,149 @@
+// Context lifetime, the per-thread context stack, and primary contexts.
+#include "cucpu/driver/context.h"
+
+#include "cucpu/driver/memory.h"
+#include "cucpu/driver/module.h"
+#include "cucpu/support/log.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace cucpu::driver {
+namespace {
+
+std::mutex registryMutex;
+std::unordered_set<const Context *> &liveContexts() {
+  static auto *s = new std::unordered_set<const Context *>();
+  return *s;
+}
+std::atomic<unsigned long long> nextContextId{1};
+thread_local std::vector<Context *> stack;
+
+} // namespace
+
+Context::Context(Device *dev, unsigned flags, bool primary)
+    : device_(dev), flags_(flags), primary_(primary), id_(nextContextId++) {}
+
+Context::~Context() {
+  std::lock_guard lk(mutex);
+  modules_.clear();
+}
+
+void Context::setStickyError(CUresult e) {
+  CUresult expected = CUDA_SUCCESS;
+  sticky_.compare_exchange_strong(expected, e);
+}
+
+Module *Context::addModule(std::unique_ptr<Module> m) {
+  std::lock_guard lk(mutex);
+  modules_.push_back(std::move(m));
+  return modules_.back().get();
+}
+
+bool Context::removeModule(Module *m) {
+  std::lock_guard lk(mutex);
+  auto it = std::find_if(modules_.begin(), modules_.end(),
+                         [&](const std::unique_ptr<Module> &p) { return p.get() == m; });
+  if (it == modules_.end())
+    return false;
+  modules_.erase(it);
+  return true;
+}
+
+bool isLiveContext(const Context *c) {
+  std::lock_guard lk(registryMutex);
+  return c && liveContexts().count(c);
+}
+void registerContext(Context *c) {
+  std::lock_guard lk(registryMutex);
+  liveContexts().insert(c);
+}
+void unregisterContext(Context *c) {
+  std::lock_guard lk(registryMutex);
+  liveContexts().erase(c);
+}
+
+Context *current() { return stack.empty() ? nullptr : stack.back(); }
+
+void setCurrent(Context *c) {
+  if (!c) {
+    if (!stack.empty())
+      stack.pop_back();
+    return;
+  }
+  if (stack.empty())
+    stack.push_back(c);
+  else
+    stack.back() = c;
+}
+
+void push(Context *c) { stack.push_back(c); }
+
+Context *pop() {
+  if (stack.empty())
+    return nullptr;
+  Context *c = stack.back();
+  stack.pop_back();
+  return c;
+}
+
+void forgetOnThisThread(Context *c) { std::erase(stack, c); }
+
+CUresult createContext(Device *dev, unsigned flags, Context **out) {
+  auto *c = new Context(dev, flags, false);
+  registerContext(c);
+  push(c);
+  *out = c;
+  log::debug(log::Component::Driver, "context {} created on device {}", c->id(), dev->ordinal());
+  return CUDA_SUCCESS;
+}
+
+CUresult destroyContext(Context *c) {
+  unregisterContext(c);
+  memory().releaseContext(c);
+  log::debug(log::Component::Driver, "context {} destroyed", c->id());
+  delete c;
+  return CUDA_SUCCESS;
+}
+
+CUresult retainPrimary(Device *dev, Context **out) {
+  std::lock_guard lk(dev->primaryMutex);
+  if (!dev->primary) {
+    dev->primary = new Context(dev, dev->primaryFlags, true);
+    registerContext(dev->primary);
+  }
+  ++dev->primaryRefs;
+  *out = dev->primary;
+  return CUDA_SUCCESS;
+}
+
+CUresult releasePrimary(Device *dev) {
+  Context *dead = nullptr;
+  {
+    std::lock_guard lk(dev->primaryMutex);
+    if (!dev->primary || dev->primaryRefs == 0)
+      return CUDA_ERROR_INVALID_CONTEXT;
+    if (--dev->primaryRefs == 0) {
+      dead = dev->primary;
+      dev->primary = nullptr;
+    }
+  }
+  if (dead)
+    destroyContext(dead);
+  return CUDA_SUCCESS;
+}
+
+CUresult resetPrimary(Device *dev) {
+  Context *dead = nullptr;
+  {
+    std::lock_guard lk(dev->primaryMutex);
+    dead = dev->primary;
+    dev->primary = nullptr;
+    dev->primaryRefs = 0;
+  }
+  if (dead)
+    destroyContext(dead);
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::driver

@@ -1,0 +1,69 @@
+// Contexts: primary and created ones, the per-thread current-context stack, sticky errors, and
+// the registry that tells live handles from stale ones.
+#pragma once
+
+#include "cucpu/driver/device.h"
+
+#include <atomic>
+#include <cuda.h>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace cucpu::driver {
+
+class Module;
+
+class Context {
+public:
+  Context(Device *dev, unsigned flags, bool primary);
+  ~Context();
+
+  Device *device() const { return device_; }
+  unsigned flags() const { return flags_; }
+  bool isPrimary() const { return primary_; }
+  unsigned long long id() const { return id_; }
+
+  // A kernel fault makes every later call on this context fail with the same error.
+  CUresult stickyError() const { return sticky_.load(std::memory_order_acquire); }
+  void setStickyError(CUresult e);
+
+  // Modules loaded in this context (owned: destroyed with it).
+  Module *addModule(std::unique_ptr<Module> m);
+  bool removeModule(Module *m);
+
+  std::mutex mutex;
+
+private:
+  Device *device_;
+  unsigned flags_;
+  bool primary_;
+  unsigned long long id_;
+  std::atomic<CUresult> sticky_{CUDA_SUCCESS};
+  std::vector<std::unique_ptr<Module>> modules_;
+};
+
+// Live-handle registry: contexts, modules and functions are looked up here before use.
+bool isLiveContext(const Context *c);
+void registerContext(Context *c);
+void unregisterContext(Context *c);
+
+// The calling thread's context stack. `current()` is null when the stack is empty.
+Context *current();
+void setCurrent(Context *c); // replaces the top (pushes when empty); null pops
+void push(Context *c);
+Context *pop();
+// Removes a destroyed context from this thread's stack.
+void forgetOnThisThread(Context *c);
+
+// Creates a context and makes it current on the calling thread. destroyContext frees it; a
+// thread that still has it current gets CUDA_ERROR_CONTEXT_IS_DESTROYED from then on.
+CUresult createContext(Device *dev, unsigned flags, Context **out);
+CUresult destroyContext(Context *c);
+
+// Primary contexts.
+CUresult retainPrimary(Device *dev, Context **out);
+CUresult releasePrimary(Device *dev);
+CUresult resetPrimary(Device *dev);
+
+} // namespace cucpu::driver

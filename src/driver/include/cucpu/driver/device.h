@@ -1,0 +1,51 @@
+// Virtual devices: one CPU device by default, with attributes consistent with the host.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace cucpu::driver {
+
+class Context;
+
+class Device {
+public:
+  explicit Device(int ordinal);
+
+  int ordinal() const { return ordinal_; }
+  const std::string &name() const { return name_; }
+  size_t totalMemory() const { return totalMemory_; }
+  const CUuuid &uuid() const { return uuid_; }
+  int ccMajor() const { return ccMajor_; }
+  int ccMinor() const { return ccMinor_; }
+  unsigned multiprocessors() const { return multiprocessors_; }
+
+  // CUDA_ERROR_INVALID_VALUE for an attribute this driver does not know.
+  CUresult attribute(CUdevice_attribute attr, int *value) const;
+
+  // The primary context (created on first retain, destroyed when the last reference goes).
+  std::mutex primaryMutex;
+  Context *primary = nullptr;
+  unsigned primaryRefs = 0;
+  unsigned primaryFlags = 0;
+
+private:
+  int ordinal_;
+  std::string name_;
+  size_t totalMemory_;
+  CUuuid uuid_;
+  int ccMajor_, ccMinor_;
+  unsigned multiprocessors_;
+};
+
+// The devices visible to this process (CUCPU_DEVICES, default 1). Empty before cuInit.
+int deviceCount();
+Device *device(int ordinal);
+// cuInit: creates the devices once.
+CUresult initialize(unsigned flags);
+bool initialized();
+
+} // namespace cucpu::driver

@@ -1,0 +1,75 @@
+// Modules (a loaded PTX program in a context) and functions (its kernels).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cucpu::jit {
+class Program;
+struct KernelInfo;
+} // namespace cucpu::jit
+
+namespace cucpu::driver {
+
+class Context;
+class Module;
+
+class Function {
+public:
+  Function(Module *m, const jit::KernelInfo *k);
+  Module *module() const { return module_; }
+  const jit::KernelInfo &kernel() const { return *kernel_; }
+  const std::string &name() const;
+
+  // CU_FUNC_ATTRIBUTE_* values this function reports; INVALID_VALUE for unknown ones.
+  CUresult attribute(CUfunction_attribute attr, int *value) const;
+  CUresult setAttribute(CUfunction_attribute attr, int value);
+  int maxDynamicShared() const { return maxDynamicShared_; }
+
+private:
+  Module *module_;
+  const jit::KernelInfo *kernel_;
+  int maxDynamicShared_;
+};
+
+class Module {
+public:
+  Module(Context *ctx, std::unique_ptr<jit::Program> program);
+  ~Module();
+  Context *context() const { return ctx_; }
+  jit::Program &program() { return *program_; }
+  // The function for a kernel of this module, or null when there is no such kernel.
+  Function *function(std::string_view name);
+
+private:
+  Context *ctx_;
+  std::unique_ptr<jit::Program> program_;
+  std::vector<std::unique_ptr<Function>> functions_;
+};
+
+// Options of cuModuleLoadDataEx that the loader honours.
+struct LoadOptions {
+  char *errorLog = nullptr;
+  size_t errorLogSize = 0;
+  char *infoLog = nullptr;
+  size_t infoLogSize = 0;
+  bool verbose = false;
+  float *wallTimeMs = nullptr;
+  size_t *errorLogSizeOut = nullptr; // where to write back the bytes used
+  size_t *infoLogSizeOut = nullptr;
+};
+
+// Loads a PTX image (NUL-terminated text) into `ctx`.
+CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out);
+CUresult unloadModule(Module *m);
+
+bool isLiveModule(const Module *m);
+bool isLiveFunction(const Function *f);
+
+} // namespace cucpu::driver

@@ -1,0 +1,108 @@
+// Launch validation and execution: packs the .param space and hands the grid to the pool.
+#include "cucpu/driver/launch.h"
+
+#include "cucpu/driver/context.h"
+#include "cucpu/driver/module.h"
+#include "cucpu/exec/thread_pool.h"
+#include "cucpu/jit/program.h"
+#include "cucpu/support/log.h"
+
+#include <cstring>
+
+namespace cucpu::driver {
+namespace {
+
+exec::ThreadPool &pool() {
+  static auto *p = new exec::ThreadPool(exec::defaultThreadCount());
+  return *p;
+}
+
+constexpr uint32_t kMaxParamBytes = 32764;
+
+} // namespace
+
+CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                      void **extra) {
+  if (CUresult sticky = ctx->stickyError(); sticky != CUDA_SUCCESS)
+    return sticky;
+  const jit::KernelInfo &k = f->kernel();
+  const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
+  if (cfg.grid[0] == 0 || cfg.grid[1] == 0 || cfg.grid[2] == 0 || nthreads == 0 ||
+      cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.grid[0] > 2147483647u ||
+      cfg.block[0] > 1024 || cfg.block[1] > 1024 || cfg.block[2] > 64)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (nthreads > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (k.reqntid[0] && (cfg.block[0] != k.reqntid[0] || cfg.block[1] != std::max(1u, k.reqntid[1]) ||
+                       cfg.block[2] != std::max(1u, k.reqntid[2])))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (k.maxntid[0] && nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) *
+                                     std::max(1u, k.maxntid[2]))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (cfg.sharedBytes > static_cast<unsigned>(std::max(0, f->maxDynamicShared())))
+    return CUDA_ERROR_INVALID_VALUE;
+
+  alignas(16) uint8_t params[kMaxParamBytes + 4];
+  if (k.paramBytes > kMaxParamBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (kernelParams) {
+    if (extra)
+      return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      if (!kernelParams[i])
+        return CUDA_ERROR_INVALID_VALUE;
+      std::memcpy(params + k.params[i].offset, kernelParams[i], k.params[i].size);
+    }
+  } else if (extra) {
+    const void *buf = nullptr;
+    size_t bufSize = 0;
+    bool haveSize = false;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+        buf = extra[i + 1];
+      } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+        if (!extra[i + 1])
+          return CUDA_ERROR_INVALID_VALUE;
+        bufSize = *static_cast<size_t *>(extra[i + 1]);
+        haveSize = true;
+      } else {
+        return CUDA_ERROR_INVALID_VALUE;
+      }
+    }
+    if (!buf || !haveSize || bufSize < k.paramBytes)
+      return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(params, buf, k.paramBytes);
+  } else if (!k.params.empty()) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+
+  auto fn = f->module()->program().blockFunction(k);
+  if (!fn)
+    return static_cast<CUresult>(fn.error().code());
+
+  static const uint32_t kNoEnvRegs[32] = {};
+  cucpu_launch launch{};
+  for (int d = 0; d < 3; ++d) {
+    launch.grid[d] = cfg.grid[d];
+    launch.block[d] = cfg.block[d];
+  }
+  launch.params = params;
+  launch.dyn_shared_bytes = cfg.sharedBytes;
+  launch.nthreads = static_cast<uint32_t>(nthreads);
+  launch.envreg = kNoEnvRegs;
+  exec::GridJob job;
+  job.fn = *fn;
+  job.launch = &launch;
+  job.sharedBytes = size_t(k.dynamicSharedOffset) + cfg.sharedBytes;
+  job.scratchBytes = size_t(k.scratchBytesPerThread) * nthreads;
+  log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
+             cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
+             cfg.sharedBytes);
+  if (pool().run(job) != exec::GridStatus::Ok)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  return CUDA_SUCCESS;
+}
+
+CUresult synchronize(Context *ctx) { return ctx->stickyError(); }
+
+} // namespace cucpu::driver

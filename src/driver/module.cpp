@@ -1,0 +1,178 @@
+// Module loading (PTX text), function lookup, function attributes, live-handle registries.
+#include "cucpu/driver/module.h"
+
+#include "cucpu/driver/context.h"
+#include "cucpu/jit/program.h"
+#include "cucpu/support/log.h"
+
+#include <chrono>
+#include <cstring>
+#include <unordered_set>
+
+namespace cucpu::driver {
+namespace {
+
+std::mutex registryMutex;
+std::unordered_set<const void *> &live() {
+  static auto *s = new std::unordered_set<const void *>();
+  return *s;
+}
+void track(const void *p) {
+  std::lock_guard lk(registryMutex);
+  live().insert(p);
+}
+void untrack(const void *p) {
+  std::lock_guard lk(registryMutex);
+  live().erase(p);
+}
+
+constexpr int kDefaultSharedLimit = 48 * 1024;
+constexpr int kOptinSharedLimit = 163 * 1024;
+
+// Copies `text` into a caller's log buffer (always NUL-terminated); returns bytes written.
+size_t fillLog(char *buf, size_t size, const std::string &text) {
+  if (!buf || size == 0)
+    return 0;
+  size_t n = std::min(size - 1, text.size());
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+  return n + 1;
+}
+
+} // namespace
+
+bool isLiveModule(const Module *m) {
+  std::lock_guard lk(registryMutex);
+  return m && live().count(m);
+}
+bool isLiveFunction(const Function *f) {
+  std::lock_guard lk(registryMutex);
+  return f && live().count(f);
+}
+
+Function::Function(Module *m, const jit::KernelInfo *k)
+    : module_(m), kernel_(k),
+      maxDynamicShared_(kDefaultSharedLimit - static_cast<int>(k->staticSharedBytes)) {}
+
+const std::string &Function::name() const { return kernel_->name; }
+
+CUresult Function::attribute(CUfunction_attribute attr, int *value) const {
+  const auto &k = *kernel_;
+  switch (attr) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
+    uint64_t n = 1024;
+    if (k.reqntid[0])
+      n = uint64_t(k.reqntid[0]) * std::max(1u, k.reqntid[1]) * std::max(1u, k.reqntid[2]);
+    else if (k.maxntid[0])
+      n = uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]);
+    *value = static_cast<int>(std::min<uint64_t>(n, 1024));
+    return CUDA_SUCCESS;
+  }
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(k.staticSharedBytes); return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = 0; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = static_cast<int>(k.localBytesPerThread); return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = static_cast<int>(std::min(k.numRegs, 255u)); return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION: *value = static_cast<int>(k.ptxVersion); return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_BINARY_VERSION: {
+    Device *d = module_->context()->device();
+    *value = d->ccMajor() * 10 + d->ccMinor();
+    return CUDA_SUCCESS;
+  }
+  case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = 0; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = maxDynamicShared_; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = -1; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+  case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *value = 0; return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult Function::setAttribute(CUfunction_attribute attr, int value) {
+  switch (attr) {
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    if (value < 0 || value + static_cast<int>(kernel_->staticSharedBytes) > kOptinSharedLimit)
+      return CUDA_ERROR_INVALID_VALUE;
+    maxDynamicShared_ = value;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+Module::Module(Context *ctx, std::unique_ptr<jit::Program> program)
+    : ctx_(ctx), program_(std::move(program)) {
+  for (const auto &k : program_->kernels()) {
+    functions_.push_back(std::make_unique<Function>(this, &k));
+    track(functions_.back().get());
+  }
+  track(this);
+}
+
+Module::~Module() {
+  untrack(this);
+  for (auto &f : functions_)
+    untrack(f.get());
+}
+
+Function *Module::function(std::string_view name) {
+  for (auto &f : functions_)
+    if (f->name() == name)
+      return f.get();
+  return nullptr;
+}
+
+CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out) {
+  auto start = std::chrono::steady_clock::now();
+  uint32_t magic;
+  std::memcpy(&magic, image, sizeof magic);
+  std::string log;
+  CUresult result = CUDA_SUCCESS;
+  std::unique_ptr<jit::Program> program;
+  if (magic == 0x464c457f) { // "\x7fELF": a cubin holds GPU machine code only
+    log = "cucpu: the image is a cubin (GPU machine code); a CPU can only run PTX. Rebuild with "
+          "PTX included, e.g. -gencode arch=compute_XX,code=compute_XX\n";
+    result = CUDA_ERROR_NO_BINARY_FOR_GPU;
+  } else if (magic == 0x466243B1 || magic == 0xBA55ED50) {
+    log = "cucpu: fat binary images are not supported by this version; load the PTX text\n";
+    result = CUDA_ERROR_NOT_SUPPORTED;
+  } else {
+    auto loaded = jit::Program::load(static_cast<const char *>(image), log);
+    if (loaded)
+      program = std::move(*loaded);
+    else
+      result = static_cast<CUresult>(loaded.error().code());
+  }
+  float ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (opts.wallTimeMs)
+    *opts.wallTimeMs = ms;
+  if (result != CUDA_SUCCESS) {
+    log::info(log::Component::Driver, "module load failed: {}", log);
+    size_t n = fillLog(opts.errorLog, opts.errorLogSize, log);
+    if (opts.errorLogSizeOut)
+      *opts.errorLogSizeOut = n;
+    if (opts.infoLogSizeOut)
+      *opts.infoLogSizeOut = fillLog(opts.infoLog, opts.infoLogSize, "");
+    return result;
+  }
+  std::string info = opts.verbose ? log : std::string();
+  size_t n = fillLog(opts.infoLog, opts.infoLogSize, info);
+  if (opts.infoLogSizeOut)
+    *opts.infoLogSizeOut = n;
+  if (opts.errorLogSizeOut)
+    *opts.errorLogSizeOut = fillLog(opts.errorLog, opts.errorLogSize, "");
+  *out = ctx->addModule(std::make_unique<Module>(ctx, std::move(program)));
+  return CUDA_SUCCESS;
+}
+
+CUresult unloadModule(Module *m) {
+  return m->context()->removeModule(m) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+} // namespace cucpu::driver

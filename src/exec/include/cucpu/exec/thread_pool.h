@@ -1,0 +1,60 @@
+// The persistent worker pool that runs the blocks of a grid in parallel.
+#pragma once
+
+#include "kernel_abi.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cucpu::exec {
+
+// One grid to run: every block index in grid[0] x grid[1] x grid[2] is run exactly once.
+struct GridJob {
+  cucpu_block_fn fn = nullptr;
+  const cucpu_launch *launch = nullptr;
+  size_t sharedBytes = 0;  // static + dynamic shared memory per block
+  size_t scratchBytes = 0; // scratch per block
+};
+
+// Outcome of running a grid.
+enum class GridStatus { Ok, OutOfMemory };
+
+class ThreadPool {
+public:
+  // `threads` is the total parallelism: the calling thread takes part, so threads - 1 workers
+  // are started. Workers sleep on a condition variable when idle.
+  explicit ThreadPool(unsigned threads);
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+  ~ThreadPool();
+
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  // Runs every block of the job and returns when all have finished. Grids are run one at a time;
+  // concurrent callers queue.
+  GridStatus run(const GridJob &job);
+
+private:
+  struct Current;
+  void workerLoop(unsigned index);
+  static void drain(Current &cur);
+
+  std::vector<std::thread> workers_;
+  std::mutex runMutex_; // one grid at a time
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  Current *current_ = nullptr;
+  uint64_t generation_ = 0;
+  unsigned busy_ = 0;
+  bool stop_ = false;
+};
+
+// Threads the pool should use: CUCPU_THREADS, else the online CPUs.
+unsigned defaultThreadCount();
+
+} // namespace cucpu::exec

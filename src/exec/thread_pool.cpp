@@ -1,0 +1,145 @@
+// The persistent worker pool: workers take chunks of block indices from an atomic counter.
+#include "cucpu/exec/thread_pool.h"
+
+#include "cucpu/exec/arena.h"
+#include "cucpu/support/env.h"
+#include "cucpu/support/log.h"
+
+#include <algorithm>
+#include <atomic>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+namespace cucpu::exec {
+
+struct ThreadPool::Current {
+  GridJob job;
+  uint64_t total = 0;
+  uint64_t chunk = 1;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> outOfMemory{false};
+};
+
+namespace {
+
+// Workers may run on every CPU of the machine, whatever pinning the thread that created the pool
+// had (an application pinned with OMP_PROC_BIND or taskset would otherwise confine us to one core).
+void widenAffinity() {
+  long n = sysconf(_SC_NPROCESSORS_CONF);
+  if (n <= 0 || n > CPU_SETSIZE)
+    return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (long i = 0; i < n; ++i)
+    CPU_SET(i, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof(set), &set); // best effort: cgroups may refuse
+}
+
+} // namespace
+
+ThreadPool::ThreadPool(unsigned threads) {
+  unsigned workers = threads > 1 ? threads - 1 : 0;
+  workers_.reserve(workers);
+  for (unsigned i = 0; i < workers; ++i)
+    workers_.emplace_back([this, i] { workerLoop(i); });
+  log::debug(log::Component::Exec, "thread pool started with {} threads", threads);
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lk(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (auto &t : workers_)
+    t.join();
+}
+
+void ThreadPool::drain(Current &cur) {
+  thread_local Arena arena;
+  const GridJob &job = cur.job;
+  size_t sharedBytes = (job.sharedBytes + 63) & ~size_t(63);
+  uint8_t *mem = arena.reserve(sharedBytes + job.scratchBytes);
+  if (!mem) {
+    cur.outOfMemory = true;
+    return;
+  }
+  cucpu_block blk{};
+  blk.shared = mem;
+  blk.scratch = mem + sharedBytes;
+  const uint32_t gx = job.launch->grid[0], gy = job.launch->grid[1];
+  for (;;) {
+    uint64_t begin = cur.next.fetch_add(cur.chunk, std::memory_order_relaxed);
+    if (begin >= cur.total)
+      return;
+    uint64_t end = std::min(begin + cur.chunk, cur.total);
+    for (uint64_t i = begin; i < end; ++i) {
+      blk.ctaid[0] = static_cast<uint32_t>(i % gx);
+      blk.ctaid[1] = static_cast<uint32_t>((i / gx) % gy);
+      blk.ctaid[2] = static_cast<uint32_t>(i / (uint64_t(gx) * gy));
+      job.fn(job.launch, &blk);
+    }
+  }
+}
+
+GridStatus ThreadPool::run(const GridJob &job) {
+  std::lock_guard runLock(runMutex_);
+  Current cur;
+  cur.job = job;
+  cur.total = uint64_t(job.launch->grid[0]) * job.launch->grid[1] * job.launch->grid[2];
+  if (cur.total == 0)
+    return GridStatus::Ok;
+  cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(threads()) * 8));
+  if (workers_.empty() || cur.total <= cur.chunk) {
+    drain(cur);
+    return cur.outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok;
+  }
+  {
+    std::lock_guard lk(mutex_);
+    current_ = &cur;
+    ++generation_;
+  }
+  wake_.notify_all();
+  drain(cur);
+  {
+    std::unique_lock lk(mutex_);
+    current_ = nullptr; // late workers no longer join
+    done_.wait(lk, [&] { return busy_ == 0; });
+  }
+  return cur.outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok;
+}
+
+void ThreadPool::workerLoop(unsigned) {
+  widenAffinity();
+  uint64_t seen = 0;
+  for (;;) {
+    Current *cur = nullptr;
+    {
+      std::unique_lock lk(mutex_);
+      wake_.wait(lk, [&] { return stop_ || (generation_ != seen && current_); });
+      if (stop_)
+        return;
+      seen = generation_;
+      cur = current_;
+      ++busy_;
+    }
+    drain(*cur);
+    {
+      std::lock_guard lk(mutex_);
+      if (--busy_ == 0)
+        done_.notify_all();
+    }
+  }
+}
+
+unsigned defaultThreadCount() {
+  int64_t n = env::getInt("CUCPU_THREADS", 0);
+  if (n > 0)
+    return static_cast<unsigned>(std::min<int64_t>(n, 1024));
+  // Not the calling thread's affinity: the application may have pinned it to one core.
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > 0 ? static_cast<unsigned>(cpus) : 1;
+}
+
+} // namespace cucpu::exec

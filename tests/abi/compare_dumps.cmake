@@ -1,0 +1,42 @@
+# Runs the ABI dump built against our cuda.h (OURS) and the toolkit's (TOOLKIT); fails on any difference.
+foreach(var OURS TOOLKIT WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "compare_dumps.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+# The first output line names the header the program was built against; the rest is compared.
+foreach(side OURS TOOLKIT)
+  execute_process(COMMAND ${${side}} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${${side}} exited with ${rc}")
+  endif()
+  string(FIND "${out}" "\n" nl)
+  if(nl LESS 0)
+    message(FATAL_ERROR "${${side}} printed no dump")
+  endif()
+  string(SUBSTRING "${out}" 0 ${nl} header_${side})
+  math(EXPR rest_begin "${nl} + 1")
+  string(SUBSTRING "${out}" ${rest_begin} -1 rest)
+  file(WRITE ${WORK_DIR}/${side}.txt "${rest}")
+endforeach()
+
+if(NOT header_OURS STREQUAL "header cucpu" OR NOT header_TOOLKIT STREQUAL "header toolkit")
+  message(FATAL_ERROR "wrong headers compiled in: ours='${header_OURS}' toolkit='${header_TOOLKIT}'")
+endif()
+
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/OURS.txt ${WORK_DIR}/TOOLKIT.txt
+                RESULT_VARIABLE differs)
+if(differs)
+  find_program(DIFF_PROGRAM diff)
+  if(DIFF_PROGRAM)
+    execute_process(COMMAND ${DIFF_PROGRAM} -u TOOLKIT.txt OURS.txt WORKING_DIRECTORY ${WORK_DIR}
+                    OUTPUT_VARIABLE delta)
+    message("${delta}")
+  endif()
+  message(FATAL_ERROR "ABI dumps differ (toolkit vs ours): see ${WORK_DIR}")
+endif()
+file(STRINGS ${WORK_DIR}/OURS.txt lines)
+list(LENGTH lines count)
+message(STATUS "ABI dumps identical (${count} entries)")

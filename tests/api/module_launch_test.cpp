@@ -1,0 +1,233 @@
+// Modules, functions and launches: JIT logs, lookups, stale handles, launch validation.
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string readFile(const std::string &rel) {
+  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Module : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxCreate(&ctx, nullptr, 0, 0), CUDA_SUCCESS);
+    ptx = readFile("tests/unit/jit/kernels.ptx");
+    ASSERT_FALSE(ptx.empty());
+  }
+  void TearDown() override { EXPECT_EQ(cuCtxDestroy(ctx), CUDA_SUCCESS); }
+  CUcontext ctx = nullptr;
+  std::string ptx;
+};
+
+TEST_F(Module, LoadGetFunctionUnload) {
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "VecAdd_kernel"), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleGetFunction(&f, m, "NoSuchKernel"), CUDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(cuModuleGetFunction(nullptr, m, "VecAdd_kernel"), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleGetFunction(&f, m, nullptr), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "matrixMul"), CUDA_SUCCESS);
+  int v = 0;
+  ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 2048);
+  ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 1024);
+  ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 90);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+  // Stale handles are recognised after unload.
+  EXPECT_EQ(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuModuleGetFunction(&f, m, "VecAdd_kernel"), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr),
+            CUDA_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(Module, LoadFromFileAndMissingFile) {
+  CUmodule m;
+  std::string path = std::string(CUCPU_SOURCE_DIR) + "/tests/unit/jit/kernels.ptx";
+  ASSERT_EQ(cuModuleLoad(&m, path.c_str()), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleLoad(&m, "/nonexistent/k.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+  EXPECT_EQ(cuModuleLoad(nullptr, path.c_str()), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(Module, BadPtxFillsTheErrorLogWithLineAndColumn) {
+  std::string bad = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n"
+                    "  mov.u32 %r1 %r0;\n  ret;\n}\n";
+  char errorLog[1024] = {}, infoLog[1024] = {};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_WALL_TIME};
+  void *vals[] = {errorLog, reinterpret_cast<void *>(sizeof errorLog), infoLog,
+                  reinterpret_cast<void *>(sizeof infoLog), nullptr};
+  CUmodule m;
+  EXPECT_EQ(cuModuleLoadDataEx(&m, bad.c_str(), 5, opts, vals), CUDA_ERROR_INVALID_PTX);
+  std::string log(errorLog);
+  EXPECT_NE(log.find("7:"), std::string::npos) << log;
+  size_t used = reinterpret_cast<size_t>(vals[1]);
+  EXPECT_EQ(used, log.size() + 1);
+  // A log buffer too small is truncated and still NUL-terminated.
+  char tiny[8];
+  std::memset(tiny, 'z', sizeof tiny);
+  void *vals2[] = {tiny, reinterpret_cast<void *>(sizeof tiny)};
+  EXPECT_EQ(cuModuleLoadDataEx(&m, bad.c_str(), 2, opts, vals2), CUDA_ERROR_INVALID_PTX);
+  EXPECT_EQ(tiny[7], '\0');
+  // Garbage never crashes the loader.
+  EXPECT_EQ(cuModuleLoadData(&m, "\x01\x02garbage{{{"), CUDA_ERROR_INVALID_PTX);
+  EXPECT_EQ(cuModuleLoadData(&m, ""), CUDA_ERROR_INVALID_PTX);
+}
+
+TEST_F(Module, WallTimeAndVerboseInfoLog) {
+  char infoLog[1024] = {};
+  CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_LOG_VERBOSE, CU_JIT_WALL_TIME};
+  void *vals[] = {infoLog, reinterpret_cast<void *>(sizeof infoLog), reinterpret_cast<void *>(1),
+                  nullptr};
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadDataEx(&m, ptx.c_str(), 4, opts, vals), CUDA_SUCCESS);
+  float ms;
+  std::memcpy(&ms, &vals[3], sizeof ms);
+  EXPECT_GT(ms, 0.f);
+  EXPECT_NE(std::string(infoLog).find("3 kernel"), std::string::npos) << infoLog;
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+TEST_F(Module, CubinIsRefusedAsNoBinaryForGpu) {
+  const char elf[] = "\x7f" "ELF\x02\x01\x01";
+  CUmodule m;
+  EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
+class Launch : public Module {};
+
+TEST_F(Launch, VectorAddThroughKernelParamsAndExtra) {
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "VecAdd_kernel"), CUDA_SUCCESS);
+  const int n = 10000;
+  std::vector<float> a(n), b(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = float(2 * i);
+  }
+  CUdeviceptr da, db, dc;
+  ASSERT_EQ(cuMemAlloc(&da, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&db, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&dc, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(da, a.data(), n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(db, b.data(), n * 4), CUDA_SUCCESS);
+  int nn = n;
+  void *args[] = {&da, &db, &dc, &nn};
+  ASSERT_EQ(cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(c.data(), dc, n * 4), CUDA_SUCCESS);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], float(3 * i)) << i;
+
+  // The same through a packed buffer.
+  ASSERT_EQ(cuMemsetD32(dc, 0, n), CUDA_SUCCESS);
+  struct {
+    CUdeviceptr a, b, c;
+    int n;
+  } packed{da, db, dc, n};
+  size_t size = sizeof packed;
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
+  ASSERT_EQ(cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, nullptr, extra),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(c.data(), dc, n * 4), CUDA_SUCCESS);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], float(3 * i)) << i;
+
+  // Launch validation.
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 32, 2, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 0, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 70000, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  size_t small = 8;
+  void *badExtra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                      &small, CU_LAUNCH_PARAM_END};
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, badExtra),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_HANDLE);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+TEST_F(Launch, DynamicSharedMemoryReduction) {
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "reduce"), CUDA_SUCCESS);
+  const unsigned n = 1 << 16, threads = 128, blocks = n / (2 * threads);
+  std::vector<float> in(n), out(blocks);
+  for (unsigned i = 0; i < n; ++i)
+    in[i] = float(i % 13);
+  CUdeviceptr din, dout;
+  ASSERT_EQ(cuMemAlloc(&din, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&dout, blocks * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(din, in.data(), n * 4), CUDA_SUCCESS);
+  unsigned nn = n;
+  void *args[] = {&din, &dout, &nn};
+  ASSERT_EQ(cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, threads * 4, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(out.data(), dout, blocks * 4), CUDA_SUCCESS);
+  for (unsigned bk = 0; bk < blocks; ++bk) {
+    float s = 0;
+    for (unsigned i = bk * 2 * threads; i < (bk + 1) * 2 * threads; ++i)
+      s += in[i];
+    ASSERT_EQ(out[bk], s) << bk;
+  }
+  // Asking for more dynamic shared memory than the function allows fails; opting in allows it.
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 64 * 1024, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 64 * 1024, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1 << 30),
+            CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+TEST_F(Launch, FunctionOfAnotherContextIsRejected) {
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "VecAdd_kernel"), CUDA_SUCCESS);
+  CUcontext other;
+  ASSERT_EQ(cuCtxCreate(&other, nullptr, 0, 0), CUDA_SUCCESS);
+  CUdeviceptr p = 0;
+  int n = 0;
+  void *args[] = {&p, &p, &p, &n};
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_ERROR_INVALID_CONTEXT);
+  ASSERT_EQ(cuCtxDestroy(other), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+} // namespace

@@ -1,0 +1,61 @@
+// Thread pool: every block of a grid runs exactly once, with its own shared memory.
+#include "cucpu/exec/thread_pool.h"
+
+#include <atomic>
+#include <gtest/gtest.h>
+#include <vector>
+
+namespace {
+
+struct Counts {
+  std::vector<std::atomic<int>> hits;
+  std::atomic<int> sharedClobbered{0};
+};
+Counts *gCounts;
+
+// A hand-written block function: counts its block and checks that shared memory is private.
+void countBlock(const cucpu_launch *l, cucpu_block *b) {
+  uint64_t id = b->ctaid[0] + uint64_t(l->grid[0]) * (b->ctaid[1] + uint64_t(l->grid[1]) * b->ctaid[2]);
+  auto *shared = reinterpret_cast<volatile uint64_t *>(b->shared);
+  shared[0] = id;
+  for (int i = 0; i < 100; ++i)
+    if (shared[0] != id)
+      gCounts->sharedClobbered++;
+  gCounts->hits[id]++;
+}
+
+void runGrid(unsigned threads, uint32_t gx, uint32_t gy, uint32_t gz) {
+  cucpu::exec::ThreadPool pool(threads);
+  Counts counts;
+  counts.hits = std::vector<std::atomic<int>>(size_t(gx) * gy * gz);
+  gCounts = &counts;
+  cucpu_launch launch{};
+  launch.grid[0] = gx;
+  launch.grid[1] = gy;
+  launch.grid[2] = gz;
+  launch.block[0] = launch.block[1] = launch.block[2] = 1;
+  launch.nthreads = 1;
+  cucpu::exec::GridJob job;
+  job.fn = countBlock;
+  job.launch = &launch;
+  job.sharedBytes = 64;
+  for (int rep = 0; rep < 3; ++rep)
+    ASSERT_EQ(pool.run(job), cucpu::exec::GridStatus::Ok);
+  for (size_t i = 0; i < counts.hits.size(); ++i)
+    ASSERT_EQ(counts.hits[i].load(), 3) << "block " << i;
+  EXPECT_EQ(counts.sharedClobbered.load(), 0);
+}
+
+TEST(ThreadPool, OneThreadRunsEveryBlockOnce) { runGrid(1, 37, 3, 2); }
+TEST(ThreadPool, FourThreadsRunEveryBlockOnce) { runGrid(4, 1000, 7, 3); }
+TEST(ThreadPool, SingleBlockGrid) { runGrid(3, 1, 1, 1); }
+TEST(ThreadPool, EmptyGridIsANoOp) { runGrid(2, 0, 1, 1); }
+
+TEST(ThreadPool, DefaultThreadCountHonoursEnvironment) {
+  setenv("CUCPU_THREADS", "7", 1);
+  EXPECT_EQ(cucpu::exec::defaultThreadCount(), 7u);
+  unsetenv("CUCPU_THREADS");
+  EXPECT_GE(cucpu::exec::defaultThreadCount(), 1u);
+}
+
+} // namespace

@@ -1,0 +1,163 @@
+// JIT: PTX kernels lowered to block functions and run block by block, checked against exact
+// host references (integer-valued floats, so every sum is exact).
+#include "cucpu/jit/program.h"
+#include "kernel_abi.h"
+
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <vector>
+
+namespace {
+
+std::string kernelsPtx() {
+  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/tests/unit/jit/kernels.ptx");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::unique_ptr<cucpu::jit::Program> load(const std::string &ptx) {
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  EXPECT_TRUE(p.hasValue()) << log;
+  return p.hasValue() ? std::move(*p) : nullptr;
+}
+
+// Runs every block of a grid serially through the block function.
+void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t grid[3],
+             const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0) {
+  const auto *k = prog.findKernel(name);
+  ASSERT_NE(k, nullptr);
+  auto fn = prog.blockFunction(*k);
+  ASSERT_TRUE(fn.hasValue()) << fn.error().message();
+  std::vector<uint8_t> params(k->paramBytes + 8);
+  ASSERT_EQ(args.size(), k->params.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    std::memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
+  cucpu_launch l{};
+  uint32_t env[32] = {};
+  std::memcpy(l.grid, grid, sizeof l.grid);
+  std::memcpy(l.block, block, sizeof l.block);
+  l.params = params.data();
+  l.dyn_shared_bytes = dynShared;
+  l.nthreads = block[0] * block[1] * block[2];
+  l.envreg = env;
+  std::vector<uint8_t> shared(k->dynamicSharedOffset + dynShared + 64);
+  std::vector<uint8_t> scratch(size_t(k->scratchBytesPerThread) * l.nthreads + 64);
+  cucpu_block b{};
+  b.shared = shared.data();
+  b.scratch = scratch.data();
+  for (uint32_t z = 0; z < grid[2]; ++z)
+    for (uint32_t y = 0; y < grid[1]; ++y)
+      for (uint32_t x = 0; x < grid[0]; ++x) {
+        b.ctaid[0] = x;
+        b.ctaid[1] = y;
+        b.ctaid[2] = z;
+        (*fn)(&l, &b);
+      }
+}
+
+TEST(Lowering, KernelLayouts) {
+  auto prog = load(kernelsPtx());
+  ASSERT_TRUE(prog);
+  const auto *va = prog->findKernel("VecAdd_kernel");
+  ASSERT_NE(va, nullptr);
+  ASSERT_EQ(va->params.size(), 4u);
+  EXPECT_EQ(va->params[3].offset, 24u);
+  EXPECT_EQ(va->paramBytes, 28u);
+  EXPECT_EQ(va->regions, 1u);
+  const auto *mm = prog->findKernel("matrixMul");
+  ASSERT_NE(mm, nullptr);
+  EXPECT_EQ(mm->staticSharedBytes, 2048u);
+  EXPECT_EQ(mm->regions, 3u);
+  EXPECT_GT(mm->scratchBytesPerThread, 0u);
+  const auto *rd = prog->findKernel("reduce");
+  ASSERT_NE(rd, nullptr);
+  EXPECT_EQ(rd->dynamicSharedOffset % 16, 0u);
+}
+
+TEST(Lowering, VectorAddWithPartialLastBlock) {
+  auto prog = load(kernelsPtx());
+  ASSERT_TRUE(prog);
+  const int n = 1000;
+  std::vector<float> a(n), b(n), c(n, -1.f);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = float(3 * i + 1);
+  }
+  float *pa = a.data(), *pb = b.data(), *pc = c.data();
+  int nn = n;
+  uint32_t grid[3] = {(n + 127) / 128, 1, 1}, block[3] = {128, 1, 1};
+  runGrid(*prog, "VecAdd_kernel", grid, block, {&pa, &pb, &pc, &nn});
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], float(4 * i + 1)) << i;
+}
+
+TEST(Lowering, TiledMatrixMultiplyAcrossBarriers) {
+  auto prog = load(kernelsPtx());
+  ASSERT_TRUE(prog);
+  const int wA = 48, hA = 32, wB = 64;
+  std::vector<float> A(hA * wA), B(wA * wB), C(hA * wB, -1.f);
+  for (int i = 0; i < hA * wA; ++i)
+    A[i] = float(i % 7 - 3);
+  for (int i = 0; i < wA * wB; ++i)
+    B[i] = float(i % 5 - 2);
+  float *pc = C.data(), *pa = A.data(), *pb = B.data();
+  int wa = wA, wb = wB;
+  uint32_t grid[3] = {wB / 16, hA / 16, 1}, block[3] = {16, 16, 1};
+  runGrid(*prog, "matrixMul", grid, block, {&pc, &pa, &pb, &wa, &wb});
+  for (int r = 0; r < hA; ++r)
+    for (int col = 0; col < wB; ++col) {
+      float s = 0;
+      for (int k = 0; k < wA; ++k)
+        s += A[r * wA + k] * B[k * wB + col];
+      ASSERT_EQ(C[r * wB + col], s) << r << "," << col;
+    }
+}
+
+TEST(Lowering, TreeReductionWithBarriersInLoop) {
+  auto prog = load(kernelsPtx());
+  ASSERT_TRUE(prog);
+  for (uint32_t threads : {32u, 64u, 256u}) {
+    const unsigned n = 5000;
+    std::vector<float> in(n);
+    for (unsigned i = 0; i < n; ++i)
+      in[i] = float(i % 11);
+    uint32_t blocks = (n + threads * 2 - 1) / (threads * 2);
+    std::vector<float> out(blocks, -1.f);
+    float *pi = in.data(), *po = out.data();
+    unsigned nn = n;
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "reduce", grid, block, {&pi, &po, &nn}, threads * 4);
+    for (uint32_t bk = 0; bk < blocks; ++bk) {
+      float s = 0;
+      for (unsigned i = bk * threads * 2; i < std::min(n, (bk + 1) * threads * 2); ++i)
+        s += in[i];
+      ASSERT_EQ(out[bk], s) << "block " << bk << " threads " << threads;
+    }
+  }
+}
+
+TEST(Lowering, UnsupportedInstructionNamesFeatureAndLine) {
+  std::string ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                    ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
+                    "frobnicate.b32 %r1, %r2;\nret;\n}\n";
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 801); // CUDA_ERROR_NOT_SUPPORTED
+  EXPECT_NE(log.find("7:1:"), std::string::npos) << log;
+  EXPECT_NE(log.find("frobnicate.b32"), std::string::npos) << log;
+}
+
+TEST(Lowering, MalformedPtxIsInvalidPtx) {
+  std::string log;
+  auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 218); // CUDA_ERROR_INVALID_PTX
+  EXPECT_NE(log.find("3:"), std::string::npos) << log;
+}
+
+} // namespace
