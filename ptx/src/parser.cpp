@@ -192,8 +192,10 @@ private:
     if (stop_)
       return;
     if (!res_.errors.empty()) {
+      // One error per position: a follow-up error at the same token (often end of file) adds
+      // nothing to the first, more specific one.
       const Diagnostic &last = res_.errors.back();
-      if (last.loc.line == loc.line && last.loc.col == loc.col && last.message == message)
+      if (last.loc.line == loc.line && last.loc.col == loc.col)
         return;
     }
     res_.errors.push_back(Diagnostic{loc, std::move(message)});
@@ -273,6 +275,10 @@ private:
       }
       if ((t.is('{') || t.is('}')) && ((first && !inAggregate) || t.loc.line > line) &&
           consumed_ > before)
+        break;
+      // A guard, directive or label on a later line starts the next statement.
+      if (t.loc.line > line && !inAggregate &&
+          (t.is('@') || t.kind == TokKind::Dot || (t.kind == TokKind::Ident && peek(1).is(':'))))
         break;
       take();
       first = false;

@@ -59,8 +59,9 @@ void expectSaneResult(const ParseResult &r, const std::string &input) {
 // ---- Exact messages ----------------------------------------------------------------------------
 
 TEST(PtxDiagnostics, MissingSemicolonReportsNextToken) {
-  std::string text = std::string(kHeader) + ".visible .entry k()\n{\n" + ".reg .b32 %r<4>;\n\n\n" +
-                     "\n\n\tmov.u32 %r1, 1;\n" + "\tadd.s32 %r1, %r2, %r3\n" + "    foo\n}\n";
+  // Lines 4-11 hold the kernel header, declarations and blank lines; `foo` starts line 12.
+  std::string text = std::string(kHeader) + ".visible .entry k()\n{\n.reg .b32 %r<4>;\n\n\n\n" +
+                     "\tmov.u32 %r1, 1;\n" + "\tadd.s32 %r1, %r2, %r3\n" + "    foo\n}\n";
   EXPECT_EQ(errors(text), Errs{"12:5: expected ';' after instruction, found 'foo'"});
   EXPECT_EQ(errors(body("\tadd.s32 %r1, %r2, %r3 foo;")),
             Errs{"6:24: expected ';' after instruction, found 'foo'"});
@@ -286,19 +287,31 @@ TEST(PtxDiagnostics, RecoversAtStatementBoundaries) {
                              " mov.b64 %rd1, {%r1 %r2};\n"
                              " mov.u32 %r1, 1;\n"
                              " ]\n"
-                             " exit;"));
+                             " ret;\n"
+                             " ]\n"
+                             "$L1:\n"
+                             " @%p1 exit;\n"
+                             " ]\n"
+                             " .reg .b32 %x;\n"
+                             " ld.u32 %r1, [%rd1 %r2];\n"
+                             " trap;"));
   std::vector<std::string> e;
   for (const Diagnostic &d : r.errors)
     e.push_back(d.format());
   EXPECT_EQ(e, (Errs{"6:18: expected ';' after instruction, found '%r3'",
                      "8:21: expected ',' or '}' in vector operand, found '%r2'",
-                     "10:2: expected an instruction, found ']'"}));
+                     "10:2: expected an instruction, found ']'",
+                     "12:2: expected an instruction, found ']'",
+                     "15:2: expected an instruction, found ']'",
+                     "17:20: expected ']' after address, found '%r2'"}));
   ASSERT_EQ(r.module.functions.size(), 1u);
   std::vector<std::string> ops;
   for (const Statement &s : r.module.functions[0].body)
     if (const Instruction *i = std::get_if<Instruction>(&s))
       ops.push_back(i->opcode);
-  EXPECT_EQ(ops, (std::vector<std::string>{"ret", "mov", "exit"}));
+  // The statement after an error line without ';' is skipped, unless it is a label, a guarded
+  // instruction or a directive.
+  EXPECT_EQ(ops, (std::vector<std::string>{"ret", "mov", "exit", "trap"}));
 }
 
 TEST(PtxDiagnostics, RecoversAtFunctionBoundaries) {
@@ -340,7 +353,7 @@ TEST(PtxDiagnostics, ErrorCountIsCapped) {
   EXPECT_EQ(r.errors[19].format(), "25:9: expected ';' after instruction, found 'baz'");
   std::string junk;
   for (int i = 0; i < 1000; ++i)
-    junk += "# ";
+    junk += "#;\n";
   EXPECT_EQ(parse(junk).errors.size(), 20u);
 }
 
