@@ -7,6 +7,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -83,6 +84,12 @@ struct Engine {
                   std::chrono::steady_clock::now() - start)
                   .count();
     log::debug(log::Component::Jit, "optimised {} in {} us", m.getModuleIdentifier(), us);
+    if (log::enabled(log::Component::Jit, log::Level::Trace)) {
+      std::string ir;
+      llvm::raw_string_ostream os(ir);
+      m.print(os, nullptr);
+      log::trace(log::Component::Jit, "IR after optimisation:\n{}", ir);
+    }
   }
 };
 

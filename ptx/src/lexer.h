@@ -1,5 +1,4 @@
-// The PTX lexer: turns PTX text into tokens (identifiers, .directives, numbers, strings,
-// punctuation).
+// The PTX lexer interface: token kinds, the Token struct and the on-demand Lexer.
 #pragma once
 
 #include "cucpu/ptx/ast.h"

@@ -66,74 +66,43 @@ int componentOf(std::string_view n) {
   return -1;
 }
 
+// Whether `name` is one of the space-separated words in `list`.
+bool inList(std::string_view name, std::string_view list) {
+  while (!list.empty()) {
+    size_t sp = list.find(' ');
+    std::string_view word = list.substr(0, sp);
+    if (word == name)
+      return true;
+    if (sp == std::string_view::npos)
+      break;
+    list.remove_prefix(sp + 1);
+  }
+  return false;
+}
+
 // Directives that may start a module-scope construct (used to resynchronise after an error).
 bool startsTopLevel(const Token &t) {
   if (t.kind != TokKind::Dot)
     return false;
-  static constexpr std::string_view kNames[] = {
-      "version", "target", "address_size", "visible", "extern", "weak",    "common",
-      "entry",   "func",   "global",       "const",   "shared", "section", "file"};
-  for (std::string_view n : kNames)
-    if (t.dotName() == n)
-      return true;
-  return false;
+  return inList(t.dotName(), "version target address_size visible extern weak common entry func "
+                             "global const shared section file");
 }
 
 // Module-scope directives that cannot appear inside a function body.
 bool endsBody(const Token &t) {
   if (t.kind != TokKind::Dot)
     return false;
-  static constexpr std::string_view kNames[] = {
-      "version", "target", "address_size", "visible", "extern", "weak", "common", "entry", "func"};
-  for (std::string_view n : kNames)
-    if (t.dotName() == n)
-      return true;
-  return false;
+  return inList(t.dotName(), "version target address_size visible extern weak common entry func");
 }
 
 // Directive names of the PTX ISA, used to tell "misplaced" from "unknown" directives.
 bool isKnownDirective(std::string_view n) {
-  static constexpr std::string_view kNames[] = {"address_size",
-                                                "alias",
-                                                "align",
-                                                "branchtargets",
-                                                "callprototype",
-                                                "calltargets",
-                                                "common",
-                                                "const",
-                                                "entry",
-                                                "explicitcluster",
-                                                "extern",
-                                                "file",
-                                                "func",
-                                                "global",
-                                                "loc",
-                                                "local",
-                                                "maxclusterrank",
-                                                "maxnctapersm",
-                                                "maxnreg",
-                                                "maxntid",
-                                                "minnctapersm",
-                                                "noreturn",
-                                                "param",
-                                                "pragma",
-                                                "reg",
-                                                "reqnctapercluster",
-                                                "reqntid",
-                                                "section",
-                                                "shared",
-                                                "sreg",
-                                                "target",
-                                                "tex",
-                                                "version",
-                                                "visible",
-                                                "weak",
-                                                "abi_preserve",
-                                                "abi_preserve_control"};
-  for (std::string_view k : kNames)
-    if (k == n)
-      return true;
-  return false;
+  return !n.empty() &&
+         inList(n, "abi_preserve abi_preserve_control address_size alias align blocksareclusters "
+                   "branchtargets callprototype calltargets common const entry explicitcluster "
+                   "extern file func global loc local maxclusterrank maxnctapersm maxnreg maxntid "
+                   "minnctapersm noreturn param pragma reg reqnctapercluster reqntid section "
+                   "shared sreg target tex version visible weak");
 }
 
 int64_t addWrapped(int64_t a, uint64_t b, bool negative) {
