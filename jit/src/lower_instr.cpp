@@ -257,6 +257,8 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
 } // namespace
 
 void KernelLowering::emitInstruction(const ptx::Instruction &in) {
+  if (emitWarpInstruction(in))
+    return;
   const std::string &op = in.opcode;
   const T t = in.types.empty() ? T::None : in.types[0];
   llvm::Type *ty = t == T::None ? nullptr : llvmType(ctx, t);
@@ -732,8 +734,6 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     return;
   }
 
-  if (op == "bar" && in.hasMod("warp")) // bar.warp.sync: lanes already run in lockstep
-    return;
   if (op == "prefetch" || op == "prefetchu" || op == "pmevent" || op == "nanosleep")
     return;
 

@@ -81,7 +81,8 @@ public:
   llvm::Value *address(const ptx::Operand &op, ptx::Space space, const ptx::Instruction &in);
   llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
   llvm::Value *sharedBase() const { return sharedBase_; }
-  void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp
+  void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp: instruction semantics
+  bool emitWarpInstruction(const ptx::Instruction &in); // lower_warp.cpp: warp-level operations
   void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
 
 private:
