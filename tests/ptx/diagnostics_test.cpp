@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+// CMake defines CUCPU_SOURCE_DIR; a direct compile from the repository root works without it.
+#ifndef CUCPU_SOURCE_DIR
+#define CUCPU_SOURCE_DIR "."
+#endif
+
 using namespace cucpu::ptx;
 
 namespace {

@@ -10,6 +10,11 @@
 #include <variant>
 #include <vector>
 
+// CMake defines CUCPU_SOURCE_DIR; a direct compile from the repository root works without it.
+#ifndef CUCPU_SOURCE_DIR
+#define CUCPU_SOURCE_DIR "."
+#endif
+
 using namespace cucpu::ptx;
 using Kind = Operand::Kind;
 
@@ -1299,4 +1304,58 @@ TEST(PtxParser, ParseIsDeterministicAndReusable) {
   ASSERT_EQ(a.module.functions.size(), b.module.functions.size());
   for (size_t i = 0; i < a.module.functions.size(); ++i)
     EXPECT_EQ(a.module.functions[i].body.size(), b.module.functions[i].body.size());
+}
+
+TEST(PtxParser, DebugInfoModule) {
+  // The shape of `nvcc -G` output: .loc lines, debug labels, a trailing .file and .section blocks.
+  const std::string text = R"(.version 8.4
+.target sm_52, debug
+.address_size 64
+
+.visible .entry _Z3fooPi(
+	.param .u64 _Z3fooPi_param_0
+)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<3>;
+	.loc	1 3 0
+$L__func_begin0:
+	.loc	1 3 0
+
+	ld.param.u64 	%rd1, [_Z3fooPi_param_0];
+$L__tmp0:
+	.loc	1 4 5
+	mov.u32 	%r1, %tid.x;
+	ret;
+$L__func_end0:
+
+}
+	.file	1 "/tmp/foo.cu"
+	.section	.debug_loc
+	{
+	}
+	.section	.debug_info
+	{
+.b32 195
+.b64 $L__func_begin0
+.b32 $L__func_end0-$L__func_begin0
+$L__info_string0:
+.b8 95,90,51,102,111,111
+	}
+	.section	.debug_macinfo	{	}
+)";
+  Module m = parseOk(text);
+  EXPECT_EQ(m.targetOptions, std::vector<std::string>{"debug"});
+  ASSERT_EQ(m.functions.size(), 1u);
+  const Function &f = m.functions[0];
+  EXPECT_EQ(insts(f).size(), 3u);
+  EXPECT_EQ(all<Label>(f).size(), 3u);
+  std::vector<Directive> locs = all<Directive>(f);
+  ASSERT_EQ(locs.size(), 3u);
+  expectLoc(locs[2].loc, 17, 2);
+  expectImm(locs[2].args[1], 4);
+  ASSERT_EQ(m.directives.size(), 1u);
+  EXPECT_EQ(m.directives[0].name, "file");
+  EXPECT_EQ(m.directives[0].text, "/tmp/foo.cu");
+  EXPECT_TRUE(m.globals.empty());
 }
