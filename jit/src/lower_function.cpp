@@ -187,10 +187,12 @@ void KernelLowering::collectRegisters() {
   if (sharedOff > ms.dynamicSharedOffset)
     throwInvalid(fn_.loc, "internal: shared layout"); // planned by lowerModuleScope
 
-  // Basic blocks from the flat statement list.
+  // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
+  // warp-level sync instruction) is a block of its own that starts a region.
   blocks_.emplace_back();
+  regions_.emplace_back(); // region 0: the entry
   auto startBlock = [&] {
-    if (!blocks_.back().instrs.empty() || blocks_.back().barrierRegion >= 0)
+    if (!blocks_.back().instrs.empty() || blocks_.back().syncRegion >= 0)
       blocks_.emplace_back();
   };
   for (auto &st : flat) {
@@ -202,13 +204,18 @@ void KernelLowering::collectRegisters() {
     auto *in = std::get_if<ptx::Instruction>(&st);
     if (!in)
       continue; // .loc, .pragma, .file
-    if (isBarrier(*in)) {
+    const bool warp = isWarpSync(*in);
+    if (warp || isBarrier(*in)) {
       if (in->guard)
-        throwUnsupported(in->loc, "predicated barrier");
+        throwUnsupported(in->loc, "predicated synchronisation instruction");
       startBlock();
       blocks_.back().instrs.push_back(std::move(*in));
-      blocks_.back().barrierRegion = static_cast<int>(regions_.size()) + 1;
-      regions_.emplace_back();
+      blocks_.back().syncRegion = static_cast<int>(regions_.size());
+      Region r;
+      r.entryBlock = static_cast<int>(blocks_.size()) - 1;
+      r.warp = warp;
+      warpMode_ |= warp;
+      regions_.push_back(r);
       blocks_.emplace_back();
       continue;
     }
@@ -216,11 +223,6 @@ void KernelLowering::collectRegisters() {
     if (isTerminatorOp(blocks_.back().instrs.back().opcode))
       blocks_.emplace_back();
   }
-  // Region 0 starts at the function entry; region k at the block after the k-th barrier.
-  regions_.insert(regions_.begin(), Region{});
-  for (size_t i = 0; i < blocks_.size(); ++i)
-    if (blocks_[i].barrierRegion >= 0)
-      regions_[blocks_[i].barrierRegion].entryBlock = static_cast<int>(i) + 1;
   info_.regions = static_cast<uint32_t>(regions_.size());
 }
 
@@ -230,7 +232,7 @@ void KernelLowering::buildBlocks() {
     auto &bb = blocks_[i];
     const ptx::Instruction *last = bb.instrs.empty() ? nullptr : &bb.instrs.back();
     bool fallthrough = true;
-    if (last && bb.barrierRegion < 0) {
+    if (last && bb.syncRegion < 0) {
       if (last->opcode == "bra") {
         if (last->operands.size() != 1 || last->operands[0].kind != ptx::Operand::Kind::Symbol)
           throwUnsupported(last->loc, "branch to a non-label target");
@@ -262,6 +264,15 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
                                  (in.mods.empty() ? std::string() : in.mods[0]) + "'");
   }
   return false;
+}
+
+// Warp-level synchronisation: the lanes of a warp exchange values or wait for each other.
+bool KernelLowering::isWarpSync(const ptx::Instruction &in) const {
+  const std::string &op = in.opcode;
+  if (op == "bar" || op == "barrier")
+    return in.hasMod("warp");
+  return op == "shfl" || op == "vote" || op == "match" || op == "redux" || op == "activemask" ||
+         op == "elect";
 }
 
 // Register ids an instruction reads (defs=false) or writes (defs=true).
@@ -342,8 +353,8 @@ void KernelLowering::computeLiveness() {
   }
 }
 
-// Registers live at the entry of any region after the first live across a barrier: they get a
-// per-thread slab in scratch (structure of arrays, so consecutive threads are contiguous).
+// Registers live at the entry of any region after the first live across a sync point: they get
+// a per-thread slab in scratch (structure of arrays, so consecutive threads are contiguous).
 void KernelLowering::planScratch() {
   if (regions_.size() < 2) {
     info_.scratchBytesPerThread = 0;
@@ -351,11 +362,9 @@ void KernelLowering::planScratch() {
   }
   std::vector<int> cross;
   for (size_t r = 1; r < regions_.size(); ++r) {
-    int e = regions_[r].entryBlock;
-    if (e >= static_cast<int>(blocks_.size()))
-      continue;
+    const auto &live = blocks_[regions_[r].entryBlock].liveIn;
     for (size_t i = 0; i < regs_.size(); ++i)
-      if (getBit(blocks_[e].liveIn, static_cast<int>(i)) && regs_[i].cross < 0) {
+      if (getBit(live, static_cast<int>(i)) && regs_[i].cross < 0) {
         regs_[i].cross = static_cast<int>(cross.size());
         cross.push_back(static_cast<int>(i));
       }
@@ -369,10 +378,43 @@ void KernelLowering::planScratch() {
     regs_[i].crossOffset = off;
     off += std::max(1u, ptx::typeSize(regs_[i].type));
   }
-  crossBytes_ = (off + 1 + 15) & ~15u; // + the alive flag, padded
-  info_.scratchBytesPerThread = crossBytes_ + localBytes_;
-  log::debug(log::Component::Jit, "{}: {} regions, {} registers live across barriers",
-             fn_.name, regions_.size(), cross.size());
+  crossBytes_ = (off + 7) & ~7u;
+  if (warpMode_) {
+    pubOff_ = crossBytes_;       // 16 bytes: operands published at a warp sync point
+    resultOff_ = pubOff_ + 16;   // 8 bytes: the sync instruction's result for this lane
+    stateOff_ = resultOff_ + 8;  // 4 bytes: the region the thread resumes at
+    localOff_ = stateOff_ + 4;
+  } else {
+    aliveOff_ = crossBytes_;
+    localOff_ = aliveOff_ + 1;
+  }
+  localOff_ = (localOff_ + 15) & ~15u;
+  info_.scratchBytesPerThread = localOff_ + localBytes_;
+  log::debug(log::Component::Jit, "{}: {} regions ({} mode), {} registers live across them",
+             fn_.name, regions_.size(), warpMode_ ? "warp" : "block", cross.size());
+}
+
+// The per-thread slot of a scratch area: scratch + nthreads * offset + tid * size.
+Value *KernelLowering::threadSlot(uint32_t offsetPerThread, unsigned size, Value *tid) {
+  Value *off = b.CreateAdd(
+      b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(offsetPerThread)),
+      b.CreateMul(b.CreateZExt(tid, b.getInt64Ty()), b.getInt64(size)));
+  return b.CreateGEP(b.getInt8Ty(), scratch_, off);
+}
+
+void KernelLowering::setThreadIndex(Value *linear, Value *x, Value *y, Value *z) {
+  linearTid_ = linear;
+  tid_[0] = x;
+  tid_[1] = y;
+  tid_[2] = z;
+  if (localBytes_ > 0 && !localAlloca_)
+    localBase_ = b.CreateGEP(
+        b.getInt8Ty(), scratch_,
+        b.CreateAdd(b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(localOff_)),
+                    b.CreateMul(b.CreateZExt(linear, b.getInt64Ty()), b.getInt64(localBytes_))),
+        "local");
+  else if (localAlloca_)
+    localBase_ = localAlloca_;
 }
 
 RegInfo &KernelLowering::reg(const std::string &name, const ptx::Instruction &in) {
@@ -420,14 +462,17 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   b.CreateStore(b.getInt32(0), carry_);
-  if (regions_.size() < 2 && localBytes_ > 0)
+  if (regions_.size() < 2 && localBytes_ > 0) {
     localAlloca_ = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), localBytes_), nullptr,
                                   "local");
-  if (localAlloca_)
     localAlloca_->setAlignment(llvm::Align(16));
+  }
+  if (warpMode_) {
+    emitWarpScheduler();
+    return;
+  }
   if (regions_.size() > 1)
     next_ = b.CreateAlloca(i32, nullptr, "next");
-
   for (auto &r : regions_)
     r.pre = BasicBlock::Create(ctx, "region.pre", f_);
   b.CreateBr(regions_[0].pre);
@@ -435,13 +480,12 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     emitRegion(static_cast<int>(r));
 }
 
-// One region: nested loops over z, y, x thread indices, running the region's blocks per thread.
+// Block mode: one region runs as nested loops over z, y, x thread indices (x innermost).
 void KernelLowering::emitRegion(int r) {
   curRegion_ = r;
   auto *i32 = b.getInt32Ty();
   const bool multi = regions_.size() > 1;
-  BasicBlock *pre = regions_[r].pre;
-  b.SetInsertPoint(pre);
+  b.SetInsertPoint(regions_[r].pre);
   if (multi)
     b.CreateStore(b.getInt32(-1), next_);
 
@@ -452,7 +496,7 @@ void KernelLowering::emitRegion(int r) {
     latch[d] = BasicBlock::Create(ctx, "tloop.latch", f_);
   }
   BasicBlock *exit = BasicBlock::Create(ctx, "region.exit", f_);
-  BasicBlock *from = pre;
+  BasicBlock *from = regions_[r].pre;
   for (int d = 2; d >= 0; --d) {
     b.CreateBr(hdr[d]);
     b.SetInsertPoint(hdr[d]);
@@ -460,29 +504,16 @@ void KernelLowering::emitRegion(int r) {
     iv[d]->addIncoming(b.getInt32(0), from);
     from = hdr[d];
   }
-  for (int d = 0; d < 3; ++d)
-    tid_[d] = iv[d];
-  linearTid_ = b.CreateAdd(iv[0], b.CreateMul(ntid_[0], b.CreateAdd(iv[1], b.CreateMul(ntid_[1], iv[2]))),
-                           "tid.linear", true, true);
+  Value *linear =
+      b.CreateAdd(iv[0], b.CreateMul(ntid_[0], b.CreateAdd(iv[1], b.CreateMul(ntid_[1], iv[2]))),
+                  "tid.linear", true, true);
   accessGroup_ = llvm::MDNode::getDistinct(ctx, {});
   latch_ = latch[0];
+  setThreadIndex(linear, iv[0], iv[1], iv[2]);
 
-  if (localBytes_ > 0) {
-    if (localAlloca_) {
-      localBase_ = localAlloca_;
-    } else {
-      Value *areaStart = b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_));
-      Value *off = b.CreateAdd(areaStart, b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()),
-                                                      b.getInt64(localBytes_)));
-      localBase_ = b.CreateGEP(b.getInt8Ty(), scratch_, off, "local");
-    }
-  }
   if (multi) {
     // Exited threads do not take part in later regions.
-    Value *aliveOff = b.CreateAdd(
-        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_ - 1)),
-        b.CreateZExt(linearTid_, b.getInt64Ty()));
-    Value *alivePtr = b.CreateGEP(b.getInt8Ty(), scratch_, aliveOff, "alive.ptr");
+    Value *alivePtr = threadSlot(aliveOff_, 1, linearTid_);
     if (r == 0) {
       tagMemory(b.CreateStore(b.getInt8(1), alivePtr));
     } else {
@@ -492,19 +523,8 @@ void KernelLowering::emitRegion(int r) {
       b.CreateCondBr(b.CreateICmpNE(ld, b.getInt8(0)), run, latch_);
       b.SetInsertPoint(run);
     }
-    loadCross(r);
   }
-  int entryBlock = regions_[r].entryBlock;
-  if (entryBlock >= static_cast<int>(blocks_.size())) {
-    b.CreateBr(latch_);
-  } else {
-    b.CreateBr(blockCopy(r, entryBlock));
-    while (!pending_.empty()) {
-      int blk = pending_.back();
-      pending_.pop_back();
-      emitBlockBody(r, blk);
-    }
-  }
+  emitRegionBody(r);
 
   // Latches: x innermost, marked parallel so LLVM may vectorise across threads.
   for (int d = 0; d < 3; ++d) {
@@ -536,6 +556,32 @@ void KernelLowering::emitRegion(int r) {
   b.CreateRetVoid();
 }
 
+// One thread's code for region r, emitted at the current insertion point: registers live into
+// the region come from their slabs, a warp sync point computes its collective result, then the
+// region's blocks follow.
+void KernelLowering::emitRegionBody(int r) {
+  curRegion_ = r;
+  loadCross(r);
+  int first = 0;
+  if (r > 0) {
+    if (regions_[r].warp)
+      emitCollective(r);
+    first = regions_[r].entryBlock + 1;
+  }
+  if (first >= static_cast<int>(blocks_.size())) {
+    exitThread();
+  } else if (blocks_[first].syncRegion >= 0) {
+    arrive(first);
+  } else {
+    b.CreateBr(blockCopy(r, first));
+  }
+  while (!pending_.empty()) {
+    int blk = pending_.back();
+    pending_.pop_back();
+    emitBlockBody(r, blk);
+  }
+}
+
 void KernelLowering::tagMemory(llvm::Instruction *i) {
   if (accessGroup_ && (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) ||
                        i->mayReadOrWriteMemory()))
@@ -555,20 +601,16 @@ llvm::BasicBlock *KernelLowering::blockCopy(int r, int blk) {
 
 // Cross registers live into `region`: from the slabs into the thread's registers.
 void KernelLowering::loadCross(int region) {
-  int e = regions_[region].entryBlock;
-  if (e >= static_cast<int>(blocks_.size()))
+  if (region == 0)
     return;
+  const auto &live = blocks_[regions_[region].entryBlock].liveIn;
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
-    if (ri.cross < 0 || !getBit(blocks_[e].liveIn, id))
+    if (ri.cross < 0 || !getBit(live, id))
       continue;
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
-    Value *off = b.CreateAdd(
-        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(ri.crossOffset)),
-        b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()), b.getInt64(sz)));
-    Value *p = b.CreateGEP(b.getInt8Ty(), scratch_, off);
     llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
-    auto *ld = b.CreateLoad(memTy, p);
+    auto *ld = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz, linearTid_));
     tagMemory(ld);
     Value *v = ri.ty->isIntegerTy(1) ? b.CreateTrunc(ld, ri.ty) : static_cast<Value *>(ld);
     b.CreateStore(v, ri.slot);
@@ -576,59 +618,55 @@ void KernelLowering::loadCross(int region) {
 }
 
 void KernelLowering::storeCross(int region) {
-  int e = regions_[region].entryBlock;
-  if (e >= static_cast<int>(blocks_.size()))
-    return;
+  const auto &live = blocks_[regions_[region].entryBlock].liveIn;
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
-    if (ri.cross < 0 || !getBit(blocks_[e].liveIn, id))
+    if (ri.cross < 0 || !getBit(live, id))
       continue;
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
-    Value *off = b.CreateAdd(
-        b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(ri.crossOffset)),
-        b.CreateMul(b.CreateZExt(linearTid_, b.getInt64Ty()), b.getInt64(sz)));
-    Value *p = b.CreateGEP(b.getInt8Ty(), scratch_, off);
     Value *v = b.CreateLoad(ri.ty, ri.slot);
     if (ri.ty->isIntegerTy(1))
       v = b.CreateZExt(v, b.getInt8Ty());
-    tagMemory(b.CreateStore(v, p));
+    tagMemory(b.CreateStore(v, threadSlot(ri.crossOffset, sz, linearTid_)));
   }
+}
+
+// The thread reached the sync block `blk`: save what the next region needs, record where the
+// thread resumes, and end this thread's iteration.
+void KernelLowering::arrive(int blk) {
+  int nr = blocks_[blk].syncRegion;
+  storeCross(nr);
+  if (warpMode_) {
+    if (regions_[nr].warp)
+      arriveAtSync(nr);
+    tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
+  } else {
+    b.CreateStore(b.getInt32(nr), next_);
+  }
+  b.CreateBr(latch_);
+}
+
+void KernelLowering::exitThread() {
+  if (warpMode_)
+    tagMemory(b.CreateStore(b.getInt32(kExited), threadSlot(stateOff_, 4, linearTid_)));
+  else if (regions_.size() > 1)
+    tagMemory(b.CreateStore(b.getInt8(0), threadSlot(aliveOff_, 1, linearTid_)));
+  b.CreateBr(latch_);
 }
 
 // The instructions of one PTX block, for one region's copy, and its control transfer.
 void KernelLowering::emitBlockBody(int r, int blk) {
   const auto &pb = blocks_[blk];
   b.SetInsertPoint(copies_[{r, blk}]);
-  const bool multi = regions_.size() > 1;
-
-  auto exitThread = [&] {
-    if (multi) {
-      Value *aliveOff = b.CreateAdd(
-          b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(crossBytes_ - 1)),
-          b.CreateZExt(linearTid_, b.getInt64Ty()));
-      tagMemory(b.CreateStore(b.getInt8(0), b.CreateGEP(b.getInt8Ty(), scratch_, aliveOff)));
-    }
-    b.CreateBr(latch_);
-  };
-  // Transfer to block `s`: within the region, or through a barrier to the region it starts.
+  // Transfer to block `s`: within the region, or to the sync point that starts another region.
   auto goTo = [&](int s) {
-    if (s >= static_cast<int>(blocks_.size())) {
+    if (s >= static_cast<int>(blocks_.size()))
       exitThread();
-      return;
-    }
-    if (blocks_[s].barrierRegion >= 0) {
-      int nr = blocks_[s].barrierRegion;
-      storeCross(nr);
-      b.CreateStore(b.getInt32(nr), next_);
-      b.CreateBr(latch_);
-      return;
-    }
-    b.CreateBr(blockCopy(r, s));
+    else if (blocks_[s].syncRegion >= 0)
+      arrive(s);
+    else
+      b.CreateBr(blockCopy(r, s));
   };
-
-  if (pb.barrierRegion >= 0) { // a barrier reached inside the region: only as a successor
-    throwInvalid(pb.instrs.front().loc, "internal: barrier block emitted");
-  }
   size_t n = pb.instrs.size();
   const ptx::Instruction *term = nullptr;
   if (n && isTerminatorOp(pb.instrs.back().opcode)) {

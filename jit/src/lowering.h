@@ -89,11 +89,12 @@ private:
   struct PBlock {
     std::vector<ptx::Instruction> instrs;
     std::vector<int> succs;
-    int barrierRegion = -1; // >= 0: this block is a barrier starting that region
+    int syncRegion = -1;  // >= 0: a synchronisation point (its only instruction) starting it
     std::vector<uint64_t> use, def, liveIn, liveOut;
   };
   struct Region {
-    int entryBlock = 0;
+    int entryBlock = 0;   // the sync block that starts it (the entry block for region 0)
+    bool warp = false;    // entered at a warp-level sync point rather than a block barrier
     llvm::BasicBlock *pre = nullptr;
   };
 
@@ -102,17 +103,28 @@ private:
   void computeLiveness();
   void planScratch();
   void emitEntry(const std::string &llvmName);
-  void emitRegion(int r);
+  void emitRegion(int r);         // all threads of the block, between block barriers
+  void emitWarpScheduler();       // lower_warp.cpp: kernels with warp-level sync points
+  void emitRegionBody(int r);     // one thread's code for region r (entry at the current point)
   llvm::BasicBlock *blockCopy(int r, int b);
   void emitBlockBody(int r, int b);
   void storeCross(int region);
   void loadCross(int region);
+  void arriveAtSync(int region);   // lower_warp.cpp: publish this lane's operand
+  void emitCollectiveStep(int region, llvm::Value *cur); // lower_warp.cpp: results of all lanes
+  void emitCollective(int region); // lower_warp.cpp: a lane takes its result at region entry
+  void exitThread();
+  void arrive(int syncBlock);
+  static constexpr int32_t kExited = 0x7fffffff; // warp mode: the thread has exited
+  llvm::Value *threadSlot(uint32_t offsetPerThread, unsigned size, llvm::Value *tid);
   llvm::Value *special(const ptx::Operand &op, const ptx::Instruction &in);
   RegInfo &reg(const std::string &name, const ptx::Instruction &in);
   llvm::Value *symbolAddress(const std::string &name, const ptx::Instruction &in,
                              ptx::Space *spaceOut);
   std::vector<int> regOperands(const ptx::Instruction &in, bool defs) const;
   bool isBarrier(const ptx::Instruction &in) const;
+  bool isWarpSync(const ptx::Instruction &in) const;
+  void setThreadIndex(llvm::Value *linear, llvm::Value *x, llvm::Value *y, llvm::Value *z);
 
   const ptx::Function &fn_;
   KernelInfo &info_;
@@ -125,8 +137,15 @@ private:
   std::unordered_map<std::string, uint32_t> localOffsets_;  // .local vars in the thread's area
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
-  uint32_t crossBytes_ = 0; // per thread
-  uint32_t localBytes_ = 0; // per thread
+  bool warpMode_ = false;     // has warp-level sync points: per-thread resume states
+  // Scratch layout, in bytes per thread: [cross-register slabs][alive or state+exchange][local]
+  uint32_t crossBytes_ = 0;   // slabs of registers live across sync points
+  uint32_t aliveOff_ = 0;     // uniform mode: 1 byte per thread
+  uint32_t stateOff_ = 0;     // warp mode: i32 resume region per thread
+  uint32_t pubOff_ = 0;       // warp mode: operands a lane publishes at a sync point
+  uint32_t resultOff_ = 0;    // warp mode: a lane's result of the collective operation
+  uint32_t localOff_ = 0;     // start of the .local area
+  uint32_t localBytes_ = 0;   // .local bytes per thread
 
   // values of the current thread iteration / block
   llvm::Value *launch_ = nullptr, *blockArg_ = nullptr;
@@ -136,10 +155,13 @@ private:
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr;
   llvm::Value *localBase_ = nullptr; // this thread's .local area
   llvm::AllocaInst *localAlloca_ = nullptr;
-  llvm::AllocaInst *next_ = nullptr;  // region to run next (multi-region kernels)
+  llvm::AllocaInst *next_ = nullptr;  // uniform mode: region to run next
   llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
   llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration
   llvm::MDNode *accessGroup_ = nullptr;
+  llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp
+  llvm::Value *activeMask_ = nullptr; // warp mode: lanes of the warp running this region
+  llvm::Value *warpLanes_ = nullptr;  // warp mode: lanes that exist in the current warp
   std::map<std::pair<int, int>, llvm::BasicBlock *> copies_;
   std::vector<int> pending_;
   int curRegion_ = 0;

@@ -1,66 +1,13 @@
 // JIT: PTX kernels lowered to block functions and run block by block, checked against exact
 // host references (integer-valued floats, so every sum is exact).
-#include "cucpu/jit/program.h"
-#include "kernel_abi.h"
+#include "run_grid.h"
 
-#include <cstring>
-#include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
-#include <vector>
 
 namespace {
 
-std::string kernelsPtx() {
-  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/tests/unit/jit/kernels.ptx");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::unique_ptr<cucpu::jit::Program> load(const std::string &ptx) {
-  std::string log;
-  auto p = cucpu::jit::Program::load(ptx, log);
-  EXPECT_TRUE(p.hasValue()) << log;
-  return p.hasValue() ? std::move(*p) : nullptr;
-}
-
-// Runs every block of a grid serially through the block function.
-void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t grid[3],
-             const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0) {
-  const auto *k = prog.findKernel(name);
-  ASSERT_NE(k, nullptr);
-  auto fn = prog.blockFunction(*k);
-  ASSERT_TRUE(fn.hasValue()) << fn.error().message();
-  std::vector<uint8_t> params(k->paramBytes + 8);
-  ASSERT_EQ(args.size(), k->params.size());
-  for (size_t i = 0; i < args.size(); ++i)
-    std::memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
-  cucpu_launch l{};
-  uint32_t env[32] = {};
-  std::memcpy(l.grid, grid, sizeof l.grid);
-  std::memcpy(l.block, block, sizeof l.block);
-  l.params = params.data();
-  l.dyn_shared_bytes = dynShared;
-  l.nthreads = block[0] * block[1] * block[2];
-  l.envreg = env;
-  std::vector<uint8_t> shared(k->dynamicSharedOffset + dynShared + 64);
-  std::vector<uint8_t> scratch(size_t(k->scratchBytesPerThread) * l.nthreads + 64);
-  cucpu_block b{};
-  b.shared = shared.data();
-  b.scratch = scratch.data();
-  for (uint32_t z = 0; z < grid[2]; ++z)
-    for (uint32_t y = 0; y < grid[1]; ++y)
-      for (uint32_t x = 0; x < grid[0]; ++x) {
-        b.ctaid[0] = x;
-        b.ctaid[1] = y;
-        b.ctaid[2] = z;
-        (*fn)(&l, &b);
-      }
-}
-
 TEST(Lowering, KernelLayouts) {
-  auto prog = load(kernelsPtx());
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);
   const auto *va = prog->findKernel("VecAdd_kernel");
   ASSERT_NE(va, nullptr);
@@ -79,7 +26,7 @@ TEST(Lowering, KernelLayouts) {
 }
 
 TEST(Lowering, VectorAddWithPartialLastBlock) {
-  auto prog = load(kernelsPtx());
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);
   const int n = 1000;
   std::vector<float> a(n), b(n), c(n, -1.f);
@@ -96,7 +43,7 @@ TEST(Lowering, VectorAddWithPartialLastBlock) {
 }
 
 TEST(Lowering, TiledMatrixMultiplyAcrossBarriers) {
-  auto prog = load(kernelsPtx());
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);
   const int wA = 48, hA = 32, wB = 64;
   std::vector<float> A(hA * wA), B(wA * wB), C(hA * wB, -1.f);
@@ -118,7 +65,7 @@ TEST(Lowering, TiledMatrixMultiplyAcrossBarriers) {
 }
 
 TEST(Lowering, TreeReductionWithBarriersInLoop) {
-  auto prog = load(kernelsPtx());
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);
   for (uint32_t threads : {32u, 64u, 256u}) {
     const unsigned n = 5000;

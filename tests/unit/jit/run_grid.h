@@ -1,0 +1,62 @@
+// Test helpers: load PTX through jit::Program and run a grid block by block on this thread.
+#pragma once
+
+#include "cucpu/jit/program.h"
+#include "kernel_abi.h"
+
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+inline std::string readSource(const char *rel) {
+  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::unique_ptr<cucpu::jit::Program> load(const std::string &ptx) {
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  EXPECT_TRUE(p.hasValue()) << log;
+  return p.hasValue() ? std::move(*p) : nullptr;
+}
+
+// Runs every block of a grid serially through the block function.
+inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t grid[3],
+             const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0) {
+  const auto *k = prog.findKernel(name);
+  ASSERT_NE(k, nullptr);
+  auto fn = prog.blockFunction(*k);
+  ASSERT_TRUE(fn.hasValue()) << fn.error().message();
+  std::vector<uint8_t> params(k->paramBytes + 8);
+  ASSERT_EQ(args.size(), k->params.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    std::memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
+  cucpu_launch l{};
+  uint32_t env[32] = {};
+  std::memcpy(l.grid, grid, sizeof l.grid);
+  std::memcpy(l.block, block, sizeof l.block);
+  l.params = params.data();
+  l.dyn_shared_bytes = dynShared;
+  l.nthreads = block[0] * block[1] * block[2];
+  l.envreg = env;
+  std::vector<uint8_t> shared(k->dynamicSharedOffset + dynShared + 64);
+  std::vector<uint8_t> scratch(size_t(k->scratchBytesPerThread) * l.nthreads + 64);
+  cucpu_block b{};
+  b.shared = shared.data();
+  b.scratch = scratch.data();
+  for (uint32_t z = 0; z < grid[2]; ++z)
+    for (uint32_t y = 0; y < grid[1]; ++y)
+      for (uint32_t x = 0; x < grid[0]; ++x) {
+        b.ctaid[0] = x;
+        b.ctaid[1] = y;
+        b.ctaid[2] = z;
+        (*fn)(&l, &b);
+      }
+}
+
