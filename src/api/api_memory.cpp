@@ -1,13 +1,13 @@
 // Entry points: device memory allocation, copies and memsets.
 #include "entry.h"
+#include "entry_points.h"
 
 #include "cucpu/driver/memory.h"
 
 #include <algorithm>
 #include <cstring>
 
-using namespace cucpu;
-using api::entry;
+namespace cucpu::api::impl {
 
 namespace {
 
@@ -36,90 +36,79 @@ template <typename T> CUresult memsetN(CUdeviceptr dst, T value, size_t n) {
 
 } // namespace
 
-CUCPU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
-  return entry("cuMemAlloc_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (!dptr || bytesize == 0)
-      return CUDA_ERROR_INVALID_VALUE;
-    return driver::memory().allocate(c, bytesize, dptr);
-  });
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!dptr || bytesize == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::memory().allocate(c, bytesize, dptr);
 }
 
-CUCPU_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
-  return entry("cuMemFree_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (dptr == 0)
-      return CUDA_SUCCESS;
-    return driver::memory().free(dptr);
-  });
-}
-
-CUCPU_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
-  return entry("cuMemGetInfo_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (!free || !total)
-      return CUDA_ERROR_INVALID_VALUE;
-    *total = c->device()->totalMemory();
-    *free = *total - std::min(*total, driver::memory().used());
+CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (dptr == 0)
     return CUDA_SUCCESS;
-  });
+  return driver::memory().free(dptr);
 }
 
-CUCPU_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
-  return entry("cuMemcpyHtoD_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (ByteCount == 0)
-      return CUDA_SUCCESS;
-    if (!srcHost || !validDevice(dstDevice, ByteCount))
-      return CUDA_ERROR_INVALID_VALUE;
-    std::memmove(ptr(dstDevice), srcHost, ByteCount);
-    return c->stickyError();
-  });
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!free || !total)
+    return CUDA_ERROR_INVALID_VALUE;
+  *total = c->device()->totalMemory();
+  *free = *total - std::min(*total, driver::memory().used());
+  return CUDA_SUCCESS;
 }
 
-CUCPU_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  return entry("cuMemcpyDtoH_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (ByteCount == 0)
-      return CUDA_SUCCESS;
-    if (!dstHost || !validDevice(srcDevice, ByteCount))
-      return CUDA_ERROR_INVALID_VALUE;
-    std::memmove(dstHost, ptr(srcDevice), ByteCount);
-    return c->stickyError();
-  });
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (ByteCount == 0)
+    return CUDA_SUCCESS;
+  if (!srcHost || !validDevice(dstDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(ptr(dstDevice), srcHost, ByteCount);
+  return c->stickyError();
 }
 
-CUCPU_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
-                                      size_t ByteCount) {
-  return entry("cuMemcpyDtoD_v2", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (ByteCount == 0)
-      return CUDA_SUCCESS;
-    if (!validDevice(dstDevice, ByteCount) || !validDevice(srcDevice, ByteCount))
-      return CUDA_ERROR_INVALID_VALUE;
-    std::memmove(ptr(dstDevice), ptr(srcDevice), ByteCount);
-    return c->stickyError();
-  });
+CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (ByteCount == 0)
+    return CUDA_SUCCESS;
+  if (!dstHost || !validDevice(srcDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(dstHost, ptr(srcDevice), ByteCount);
+  return c->stickyError();
 }
 
-CUCPU_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
-  return entry("cuMemsetD8_v2", [&] { return memsetN<uint8_t>(dstDevice, uc, N); });
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (ByteCount == 0)
+    return CUDA_SUCCESS;
+  if (!validDevice(dstDevice, ByteCount) || !validDevice(srcDevice, ByteCount))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(ptr(dstDevice), ptr(srcDevice), ByteCount);
+  return c->stickyError();
 }
-CUCPU_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
-  return entry("cuMemsetD16_v2", [&] { return memsetN<uint16_t>(dstDevice, us, N); });
+
+CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
+  return memsetN<uint8_t>(dstDevice, uc, N);
 }
-CUCPU_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
-  return entry("cuMemsetD32_v2", [&] { return memsetN<uint32_t>(dstDevice, ui, N); });
+CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
+  return memsetN<uint16_t>(dstDevice, us, N);
 }
+CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
+  return memsetN<uint32_t>(dstDevice, ui, N);
+}
+
+} // namespace cucpu::api::impl

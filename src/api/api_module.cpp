@@ -1,5 +1,6 @@
 // Entry points: module management (PTX loading with JIT options) and function lookup.
 #include "entry.h"
+#include "entry_points.h"
 
 #include "cucpu/driver/module.h"
 
@@ -7,8 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace cucpu;
-using api::entry;
+namespace cucpu::api::impl {
 
 namespace {
 
@@ -20,18 +20,26 @@ CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **valu
     void *v = values[i];
     auto asSize = [&] { return static_cast<size_t>(reinterpret_cast<uintptr_t>(v)); };
     switch (options[i]) {
-    case CU_JIT_ERROR_LOG_BUFFER: out->errorLog = static_cast<char *>(v); break;
+    case CU_JIT_ERROR_LOG_BUFFER:
+      out->errorLog = static_cast<char *>(v);
+      break;
     case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
       out->errorLogSize = asSize();
       out->errorLogSizeOut = reinterpret_cast<size_t *>(&values[i]);
       break;
-    case CU_JIT_INFO_LOG_BUFFER: out->infoLog = static_cast<char *>(v); break;
+    case CU_JIT_INFO_LOG_BUFFER:
+      out->infoLog = static_cast<char *>(v);
+      break;
     case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
       out->infoLogSize = asSize();
       out->infoLogSizeOut = reinterpret_cast<size_t *>(&values[i]);
       break;
-    case CU_JIT_LOG_VERBOSE: out->verbose = asSize() != 0; break;
-    case CU_JIT_WALL_TIME: out->wallTimeMs = reinterpret_cast<float *>(&values[i]); break;
+    case CU_JIT_LOG_VERBOSE:
+      out->verbose = asSize() != 0;
+      break;
+    case CU_JIT_WALL_TIME:
+      out->wallTimeMs = reinterpret_cast<float *>(&values[i]);
+      break;
     default:
       // Optimisation and target hints (CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_TARGET, ...) do not
       // change what runs on a CPU; they are accepted.
@@ -57,62 +65,53 @@ CUresult load(CUmodule *module, const void *image, const driver::LoadOptions &op
 
 } // namespace
 
-CUCPU_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
-  return entry("cuModuleLoadData", [&] { return load(module, image, {}); });
+CUresult cuModuleLoadData(CUmodule *module, const void *image) { return load(module, image, {}); }
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                            CUjit_option *options, void **optionValues) {
+  driver::LoadOptions opts;
+  if (CUresult r = parseJitOptions(numOptions, options, optionValues, &opts); r != CUDA_SUCCESS)
+    return r;
+  return load(module, image, opts);
 }
 
-CUCPU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
-                                         unsigned int numOptions, CUjit_option *options,
-                                         void **optionValues) {
-  return entry("cuModuleLoadDataEx", [&] {
-    driver::LoadOptions opts;
-    if (CUresult r = parseJitOptions(numOptions, options, optionValues, &opts); r != CUDA_SUCCESS)
-      return r;
-    return load(module, image, opts);
-  });
+CUresult cuModuleLoad(CUmodule *module, const char *fname) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!module || !fname)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::ifstream in(fname, std::ios::binary);
+  if (!in)
+    return CUDA_ERROR_FILE_NOT_FOUND;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str(); // NUL-terminated by std::string
+  return load(module, text.c_str(), {});
 }
 
-CUCPU_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
-  return entry("cuModuleLoad", [&] {
-    driver::Context *c;
-    if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-      return r;
-    if (!module || !fname)
-      return CUDA_ERROR_INVALID_VALUE;
-    std::ifstream in(fname, std::ios::binary);
-    if (!in)
-      return CUDA_ERROR_FILE_NOT_FOUND;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str(); // NUL-terminated by std::string
-    return load(module, text.c_str(), {});
-  });
+CUresult cuModuleUnload(CUmodule hmod) {
+  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
+    return r;
+  auto *m = reinterpret_cast<driver::Module *>(hmod);
+  if (!driver::isLiveModule(m))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return driver::unloadModule(m);
 }
 
-CUCPU_EXPORT CUresult cuModuleUnload(CUmodule hmod) {
-  return entry("cuModuleUnload", [&] {
-    if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-      return r;
-    auto *m = reinterpret_cast<driver::Module *>(hmod);
-    if (!driver::isLiveModule(m))
-      return CUDA_ERROR_INVALID_HANDLE;
-    return driver::unloadModule(m);
-  });
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
+  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!hfunc || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *m = reinterpret_cast<driver::Module *>(hmod);
+  if (!driver::isLiveModule(m))
+    return CUDA_ERROR_INVALID_HANDLE;
+  driver::Function *f = m->function(name);
+  if (!f)
+    return CUDA_ERROR_NOT_FOUND;
+  *hfunc = reinterpret_cast<CUfunction>(f);
+  return CUDA_SUCCESS;
 }
 
-CUCPU_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
-  return entry("cuModuleGetFunction", [&] {
-    if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-      return r;
-    if (!hfunc || !name)
-      return CUDA_ERROR_INVALID_VALUE;
-    auto *m = reinterpret_cast<driver::Module *>(hmod);
-    if (!driver::isLiveModule(m))
-      return CUDA_ERROR_INVALID_HANDLE;
-    driver::Function *f = m->function(name);
-    if (!f)
-      return CUDA_ERROR_NOT_FOUND;
-    *hfunc = reinterpret_cast<CUfunction>(f);
-    return CUDA_SUCCESS;
-  });
-}
+} // namespace cucpu::api::impl

@@ -1,33 +1,20 @@
-// Helpers shared by the exported entry points: exception barrier, tracing, handle checks.
+// Helpers of the entry points: the exception barrier, the not-implemented path, handle checks.
 #pragma once
 
 #include "cucpu/driver/context.h"
-#include "cucpu/support/log.h"
 
+#include <atomic>
 #include <cuda.h>
-#include <new>
-
-#define CUCPU_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace cucpu::api {
 
-// Runs an entry point's body: no exception crosses the C ABI; results are traced.
-template <typename F> CUresult entry(const char *name, F &&body) noexcept {
-  CUresult r;
-  try {
-    r = body();
-  } catch (const std::bad_alloc &) {
-    r = CUDA_ERROR_OUT_OF_MEMORY;
-  } catch (...) {
-    log::error(log::Component::Api, "{}: internal error", name);
-    r = CUDA_ERROR_UNKNOWN;
-  }
-  if (log::enabled(log::Component::Api, log::Level::Trace))
-    log::trace(log::Component::Api, "{} -> {}", name, static_cast<int>(r));
-  else if (r != CUDA_SUCCESS)
-    log::debug(log::Component::Api, "{} -> {}", name, static_cast<int>(r));
-  return r;
-}
+// Called from a catch block of a generated wrapper: bad_alloc is CUDA_ERROR_OUT_OF_MEMORY, any
+// other exception is logged and reported as CUDA_ERROR_UNKNOWN.
+CUresult internalError(const char *fn) noexcept;
+
+// An entry point cucpu does not implement: CUDA_ERROR_NOT_SUPPORTED and one warning per
+// function; with CUCPU_STRICT=1 the function's name goes to stderr and the process aborts.
+CUresult notImplemented(const char *fn, std::atomic<bool> &warned) noexcept;
 
 inline CUresult requireInit() {
   return driver::initialized() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
@@ -39,6 +26,9 @@ CUresult currentContext(driver::Context **out);
 
 // A context handle passed by the caller (null means the current context).
 CUresult resolveContext(CUcontext h, driver::Context **out);
+
+// A device ordinal passed by the caller: NOT_INITIALIZED before cuInit, INVALID_DEVICE if bad.
+CUresult deviceOf(CUdevice dev, driver::Device **out);
 
 inline driver::Context *fromHandle(CUcontext h) { return reinterpret_cast<driver::Context *>(h); }
 inline CUcontext toHandle(driver::Context *c) { return reinterpret_cast<CUcontext>(c); }

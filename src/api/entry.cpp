@@ -1,0 +1,73 @@
+// The exception barrier, the not-implemented path and the handle checks shared by entry points.
+#include "entry.h"
+
+#include "cucpu/support/env.h"
+#include "cucpu/support/log.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace cucpu::api {
+
+CUresult internalError(const char *fn) noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc &) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (...) {
+    try {
+      log::error(log::Component::Api, "{}: internal error", fn);
+    } catch (...) {
+    }
+    return CUDA_ERROR_UNKNOWN;
+  }
+}
+
+CUresult notImplemented(const char *fn, std::atomic<bool> &warned) noexcept {
+  static const bool strict = env::getBool("CUCPU_STRICT", false);
+  if (strict) {
+    std::fprintf(stderr, "cucpu: %s is not implemented (CUCPU_STRICT=1)\n", fn);
+    std::abort();
+  }
+  if (!warned.exchange(true)) {
+    try {
+      log::warn(log::Component::Api, "{} is not implemented: returning CUDA_ERROR_NOT_SUPPORTED",
+                fn);
+    } catch (...) {
+    }
+  }
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult currentContext(driver::Context **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c = driver::current();
+  if (!c)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!driver::isLiveContext(c))
+    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  *out = c;
+  return CUDA_SUCCESS;
+}
+
+CUresult resolveContext(CUcontext h, driver::Context **out) {
+  if (!h)
+    return currentContext(out);
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!driver::isLiveContext(fromHandle(h)))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *out = fromHandle(h);
+  return CUDA_SUCCESS;
+}
+
+CUresult deviceOf(CUdevice dev, driver::Device **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = driver::device(dev);
+  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+} // namespace cucpu::api
