@@ -130,8 +130,11 @@ Function *Module::function(std::string_view name) {
 
 CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out) {
   auto start = std::chrono::steady_clock::now();
-  uint32_t magic;
-  std::memcpy(&magic, image, sizeof magic);
+  // The first four bytes decide the format; PTX text may be shorter (stop at its NUL).
+  uint32_t magic = 0;
+  const auto *bytes = static_cast<const unsigned char *>(image);
+  for (int i = 0; i < 4 && bytes[i]; ++i)
+    magic |= uint32_t(bytes[i]) << (8 * i);
   std::string log;
   CUresult result = CUDA_SUCCESS;
   std::unique_ptr<jit::Program> program;
