@@ -13,14 +13,6 @@ namespace {
 
 bool signedType(T t) { return ptx::isSigned(t); }
 
-std::string spelling(const ptx::Instruction &in) {
-  std::string s = in.opcode;
-  for (auto &m : in.mods)
-    s += "." + m;
-  for (auto t : in.types)
-    s += "." + std::string(ptx::typeName(t));
-  return s;
-}
 
 ptx::Space spaceOf(const ptx::Instruction &in) {
   for (const auto &m : in.mods) {
@@ -41,196 +33,6 @@ unsigned vectorWidth(const ptx::Instruction &in) {
 }
 
 } // namespace
-
-// --------------------------------------------------------------------------------------------
-// Operands
-
-Value *KernelLowering::convert(Value *v, llvm::Type *to, bool isSigned) {
-  llvm::Type *from = v->getType();
-  if (from == to)
-    return v;
-  unsigned fb = from->getPrimitiveSizeInBits(), tb = to->getPrimitiveSizeInBits();
-  if (fb == tb)
-    return b.CreateBitCast(v, to);
-  if (!from->isIntegerTy())
-    v = b.CreateBitCast(v, b.getIntNTy(fb));
-  llvm::Type *toInt = to->isIntegerTy() ? to : b.getIntNTy(tb);
-  Value *r;
-  if (fb > tb)
-    r = b.CreateTrunc(v, toInt);
-  else if (fb == 1)
-    r = b.CreateZExt(v, toInt);
-  else
-    r = isSigned ? b.CreateSExt(v, toInt) : b.CreateZExt(v, toInt);
-  return to->isIntegerTy() ? r : b.CreateBitCast(r, to);
-}
-
-Value *KernelLowering::special(const ptx::Operand &op, const ptx::Instruction &in) {
-  const std::string &n = op.name;
-  int c = op.component < 0 ? 0 : op.component;
-  if (c > 2 && (n == "%tid" || n == "%ntid" || n == "%ctaid" || n == "%nctaid"))
-    return b.getInt32(n == "%ntid" || n == "%nctaid" ? 1 : 0);
-  if (n == "%tid") return tid_[c];
-  if (n == "%ntid") return ntid_[c];
-  if (n == "%ctaid") return ctaid_[c];
-  if (n == "%nctaid") return nctaid_[c];
-  if (n == "%laneid") return b.CreateAnd(linearTid_, b.getInt32(31));
-  if (n == "%warpid") return b.CreateLShr(linearTid_, b.getInt32(5));
-  if (n == "%nwarpid") return b.CreateLShr(b.CreateAdd(nthreads_, b.getInt32(31)), b.getInt32(5));
-  if (n == "WARP_SZ") return b.getInt32(32);
-  if (n == "%smid") return b.getInt32(0);
-  if (n == "%nsmid") return b.getInt32(1);
-  if (n == "%gridid") return b.getInt64(0);
-  if (n == "%dynamic_smem_size") return dynShared_;
-  if (n == "%total_smem_size")
-    return b.CreateAdd(dynShared_, b.getInt32(info_.staticSharedBytes));
-  if (n == "%lanemask_eq" || n == "%lanemask_lt" || n == "%lanemask_le" || n == "%lanemask_gt" ||
-      n == "%lanemask_ge") {
-    Value *lane = b.CreateAnd(linearTid_, b.getInt32(31));
-    Value *bit = b.CreateShl(b.getInt32(1), lane);
-    if (n == "%lanemask_eq") return bit;
-    if (n == "%lanemask_lt") return b.CreateSub(bit, b.getInt32(1));
-    if (n == "%lanemask_le") return b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1)));
-    if (n == "%lanemask_ge") return b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
-    return b.CreateShl(b.getInt32(-2), lane); // gt
-  }
-  if (n == "%clock" || n == "%clock64" || n == "%globaltimer" || n == "%globaltimer_lo" ||
-      n == "%globaltimer_hi") {
-    Value *t = b.CreateIntrinsic(llvm::Intrinsic::readcyclecounter, {}, {});
-    if (n == "%clock" || n == "%globaltimer_lo") return b.CreateTrunc(t, b.getInt32Ty());
-    if (n == "%globaltimer_hi") return b.CreateTrunc(b.CreateLShr(t, 32), b.getInt32Ty());
-    return t;
-  }
-  if (n.rfind("%envreg", 0) == 0) {
-    int idx = std::atoi(n.c_str() + 7);
-    if (idx < 0 || idx > 31)
-      throwInvalid(op.loc, "no special register '" + n + "'");
-    return b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_32(b.getInt32Ty(), envreg_, idx));
-  }
-  throwUnsupported(op.loc, "special register '" + n + "' in '" + spelling(in) + "'");
-}
-
-Value *KernelLowering::symbolAddress(const std::string &name, const ptx::Instruction &in,
-                                     ptx::Space *spaceOut) {
-  if (auto it = sharedOffsets_.find(name); it != sharedOffsets_.end()) {
-    *spaceOut = ptx::Space::Shared;
-    return b.getInt64(it->second);
-  }
-  if (auto it = ms.sharedOffsets.find(name); it != ms.sharedOffsets.end()) {
-    *spaceOut = ptx::Space::Shared;
-    return b.getInt64(it->second);
-  }
-  if (ms.dynamicShared.count(name)) {
-    *spaceOut = ptx::Space::Shared;
-    return b.getInt64(ms.dynamicSharedOffset);
-  }
-  if (auto it = localOffsets_.find(name); it != localOffsets_.end()) {
-    *spaceOut = ptx::Space::Local;
-    return b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), localBase_, it->second),
-                            b.getInt64Ty());
-  }
-  if (auto it = ms.globals.find(name); it != ms.globals.end()) {
-    *spaceOut = ptx::Space::Global;
-    return b.CreatePtrToInt(it->second, b.getInt64Ty());
-  }
-  if (auto it = paramOffsets_.find(name); it != paramOffsets_.end()) {
-    *spaceOut = ptx::Space::Param;
-    return b.getInt64(it->second);
-  }
-  throwInvalid(in.loc, "unknown symbol '" + name + "' in '" + spelling(in) + "'");
-}
-
-Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instruction &in) {
-  llvm::Type *ty = llvmType(ctx, want);
-  switch (op.kind) {
-  case K::Reg: {
-    Value *v;
-    auto it = regIds_.find(op.name);
-    if (it == regIds_.end()) {
-      v = special(op, in);
-    } else {
-      const RegInfo &ri = regs_[it->second];
-      v = b.CreateLoad(ri.ty, ri.slot);
-    }
-    v = convert(v, ty, signedType(want));
-    if (op.negate)
-      v = b.CreateNot(v);
-    return v;
-  }
-  case K::Imm:
-    if (ty->isFloatingPointTy())
-      return llvm::ConstantFP::get(ty, static_cast<double>(op.imm));
-    return llvm::ConstantInt::get(ty, static_cast<uint64_t>(op.imm), signedType(want));
-  case K::FImm: {
-    if (ty->isFloatTy()) {
-      if (op.fwidth == 32)
-        return llvm::ConstantFP::get(ctx, llvm::APFloat(llvm::APFloat::IEEEsingle(),
-                                                        llvm::APInt(32, op.fbits)));
-      return llvm::ConstantFP::get(ty, op.fwidth == 64 ? llvm::bit_cast<double>(op.fbits) : op.fval);
-    }
-    if (ty->isDoubleTy()) {
-      if (op.fwidth == 64)
-        return llvm::ConstantFP::get(ctx, llvm::APFloat(llvm::APFloat::IEEEdouble(),
-                                                        llvm::APInt(64, op.fbits)));
-      if (op.fwidth == 32)
-        return llvm::ConstantFP::get(ty, llvm::bit_cast<float>(static_cast<uint32_t>(op.fbits)));
-      return llvm::ConstantFP::get(ty, op.fval);
-    }
-    if (ty->isIntegerTy() && op.fwidth)
-      return llvm::ConstantInt::get(ty, op.fbits);
-    throwInvalid(op.loc, "float literal used as ." + std::string(ptx::typeName(want)));
-  }
-  case K::Symbol: {
-    ptx::Space sp;
-    Value *a = symbolAddress(op.name, in, &sp);
-    if (op.imm)
-      a = b.CreateAdd(a, b.getInt64(op.imm));
-    return convert(a, ty, false);
-  }
-  default:
-    throwInvalid(op.loc, "unexpected operand in '" + spelling(in) + "'");
-  }
-}
-
-void KernelLowering::write(const ptx::Operand &op, Value *v, T type, const ptx::Instruction &in) {
-  if (op.kind == K::Sink)
-    return;
-  if (op.kind != K::Reg)
-    throwInvalid(op.loc, "destination of '" + spelling(in) + "' is not a register");
-  RegInfo &ri = reg(op.name, in);
-  b.CreateStore(convert(v, ri.ty, signedType(type)), ri.slot);
-}
-
-Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
-                               const ptx::Instruction &in) {
-  if (op.kind != K::Address && op.kind != K::Symbol && op.kind != K::Reg)
-    throwInvalid(op.loc, "expected an address in '" + spelling(in) + "'");
-  Value *base;
-  ptx::Space symSpace = space;
-  if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg)) {
-    RegInfo &ri = reg(op.name, in);
-    base = convert(b.CreateLoad(ri.ty, ri.slot), b.getInt64Ty(), false);
-  } else if (!op.name.empty()) {
-    base = symbolAddress(op.name, in, &symSpace);
-    if (space == ptx::Space::None && symSpace == ptx::Space::Shared)
-      base = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), sharedBase_, base), b.getInt64Ty());
-    if (symSpace == ptx::Space::Param && space != ptx::Space::Param)
-      throwUnsupported(op.loc, "taking the address of a kernel parameter");
-  } else {
-    base = b.getInt64(0);
-  }
-  Value *off = b.CreateAdd(base, b.getInt64(op.kind == K::Reg ? 0 : op.imm));
-  switch (space) {
-  case ptx::Space::Shared:
-    return b.CreateGEP(b.getInt8Ty(), sharedBase_, off);
-  case ptx::Space::Param:
-    if (symSpace != ptx::Space::Param)
-      throwUnsupported(op.loc, "parameter access through a register in '" + spelling(in) + "'");
-    return b.CreateGEP(b.getInt8Ty(), params_, off);
-  default:
-    return b.CreateIntToPtr(off, llvm::PointerType::get(ctx, 0));
-  }
-}
 
 // --------------------------------------------------------------------------------------------
 // Families
@@ -265,12 +67,12 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   const auto &o = in.operands;
   auto need = [&](size_t n) {
     if (o.size() != n)
-      throwInvalid(in.loc, "'" + spelling(in) + "' expects " + std::to_string(n) + " operands");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(n) + " operands");
     if (t == T::None && n > 0)
-      throwInvalid(in.loc, "'" + spelling(in) + "' has no type");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' has no type");
   };
   auto src = [&](size_t i, T want) { return read(o.at(i), want, in); };
-  auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spelling(in) + "'"); };
+  auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
   auto intrin = [&](llvm::Intrinsic::ID id, std::vector<Value *> args) -> Value * {
     return b.CreateIntrinsic(id, {args[0]->getType()}, args);
   };
@@ -300,7 +102,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       unsigned parts = static_cast<unsigned>(vec.elems.size());
       unsigned bits = ptx::typeSize(t) * 8;
       if (!parts || bits % parts)
-        throwInvalid(in.loc, "bad vector in '" + spelling(in) + "'");
+        throwInvalid(in.loc, "bad vector in '" + spellingOf(in) + "'");
       llvm::Type *partTy = b.getIntNTy(bits / parts);
       llvm::Type *whole = b.getIntNTy(bits);
       if (pack) {
@@ -331,7 +133,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   if (op == "ld" || op == "ldu" || op == "st") {
     const bool load = op != "st";
     if (o.size() != 2 || t == T::None)
-      throwInvalid(in.loc, "'" + spelling(in) + "' expects 2 operands and a type");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 2 operands and a type");
     ptx::Space sp = spaceOf(in);
     const ptx::Operand &addrOp = load ? o[1] : o[0];
     const ptx::Operand &valOp = load ? o[0] : o[1];
@@ -352,7 +154,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       return;
     }
     if (valOp.kind != K::Vector || valOp.elems.size() != vw)
-      throwInvalid(in.loc, "'" + spelling(in) + "' needs a vector of " + std::to_string(vw));
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a vector of " + std::to_string(vw));
     for (unsigned i = 0; i < vw; ++i) {
       Value *ep = b.CreateConstGEP1_64(b.getInt8Ty(), p, uint64_t(i) * es);
       if (load) {
@@ -546,9 +348,9 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
   if (op == "setp") {
     if (o.size() != 3 && o.size() != 4)
-      throwInvalid(in.loc, "'" + spelling(in) + "' expects 3 or 4 operands");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 3 or 4 operands");
     if (t == T::None)
-      throwInvalid(in.loc, "'" + spelling(in) + "' has no type");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' has no type");
     std::string cmp;
     std::string boolOp;
     for (const auto &m : in.mods) {
@@ -593,7 +395,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     Value *q = b.CreateNot(r);
     if (!boolOp.empty()) {
       if (o.size() != 4)
-        throwInvalid(in.loc, "'" + spelling(in) + "' needs a predicate operand to combine");
+        throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a predicate operand to combine");
       Value *c3 = src(3, T::Pred);
       auto comb = [&](Value *x) {
         return boolOp == "and" ? b.CreateAnd(x, c3) : boolOp == "or" ? b.CreateOr(x, c3) : b.CreateXor(x, c3);
@@ -616,7 +418,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
   if (op == "cvt") {
     if (in.types.size() != 2 || o.size() != 2)
-      throwInvalid(in.loc, "'" + spelling(in) + "' expects two types and two operands");
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects two types and two operands");
     T dt = in.types[0], st = in.types[1];
     llvm::Type *dty = llvmType(ctx, dt);
     auto halfTy = [&](T x) -> llvm::Type * {
@@ -705,7 +507,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     llvm::Type *mty = ty;
     if (in.hasMod("cas")) {
       if (o.size() != base + 3)
-        throwInvalid(in.loc, "'" + spelling(in) + "' expects compare and swap values");
+        throwInvalid(in.loc, "'" + spellingOf(in) + "' expects compare and swap values");
       Value *cmpv = convert(src(base + 1, t), b.getIntNTy(ptx::typeSize(t) * 8), false);
       Value *newv = convert(src(base + 2, t), b.getIntNTy(ptx::typeSize(t) * 8), false);
       auto *x = b.CreateAtomicCmpXchg(p, cmpv, newv, llvm::MaybeAlign(), llvm::AtomicOrdering::SequentiallyConsistent,

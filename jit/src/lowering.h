@@ -25,6 +25,9 @@ struct LowerError {
 [[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what);
 [[noreturn]] void throwInvalid(ptx::SourceLoc loc, const std::string &what);
 
+// "ld.global.v4.f32": an instruction as written, for messages.
+std::string spellingOf(const ptx::Instruction &in);
+
 // The LLVM type that holds a PTX type in a register.
 llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
 
