@@ -106,8 +106,8 @@ void KernelLowering::collectRegisters() {
       rename(op.name);
       if (!op.name2.empty())
         rename(op.name2);
-    } else if (op.kind == ptx::Operand::Kind::Address && op.addrIsReg) {
-      rename(op.name);
+    } else if (op.kind == ptx::Operand::Kind::Address || op.kind == ptx::Operand::Kind::Symbol) {
+      rename(op.name); // registers, and variables declared in a scope (call parameters)
     }
     for (auto &e : op.elems)
       renameOp(e);
@@ -146,10 +146,13 @@ void KernelLowering::collectRegisters() {
           addReg(declare(v->name), v->type, v->loc);
         }
         break;
-      case ptx::Space::Local: {
+      case ptx::Space::Local:
+      case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
         uint32_t a = varAlign(*v);
         localOff = (localOff + a - 1) / a * a;
-        localOffsets_[declare(v->name)] = localOff;
+        std::string flatName = declare(v->name);
+        localOffsets_[flatName] = localOff;
+        localTypes_[flatName] = v->type;
         localOff += static_cast<uint32_t>(varBytes(*v));
         break;
       }
@@ -455,6 +458,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   dynShared_ = loadField(launch_, ms.launchTy, 3, 0, i32, "dynsmem");
   nthreads_ = loadField(launch_, ms.launchTy, 4, 0, i32, "nthreads");
   envreg_ = loadField(launch_, ms.launchTy, 5, 0, ptrTy, "envreg");
+  services_ = loadField(launch_, ms.launchTy, 6, 0, ptrTy, "services");
   sharedBase_ = loadField(blockArg_, ms.blockTy, 2, 0, ptrTy, "shared");
   scratch_ = loadField(blockArg_, ms.blockTy, 3, 0, ptrTy, "scratch");
 

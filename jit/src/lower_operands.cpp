@@ -189,6 +189,8 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
       base = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), sharedBase_, base), b.getInt64Ty());
     if (symSpace == ptx::Space::Param && space != ptx::Space::Param)
       throwUnsupported(op.loc, "taking the address of a kernel parameter");
+    if (symSpace == ptx::Space::Local) // a .local or call .param variable: a real pointer
+      space = ptx::Space::Local;
   } else {
     base = b.getInt64(0);
   }

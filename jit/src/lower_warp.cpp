@@ -21,7 +21,7 @@ constexpr int kLanes = 32;
 bool KernelLowering::emitWarpInstruction(const ptx::Instruction &in) {
   if (isWarpSync(in)) // sync points are region boundaries; they never reach the normal path
     throwInvalid(in.loc, "internal: warp-level instruction outside a sync point");
-  return false;
+  return emitRuntimeInstruction(in);
 }
 
 // Schedules the block: a block phase runs every warp; each warp runs the region most of its

@@ -85,7 +85,10 @@ public:
   llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
   llvm::Value *sharedBase() const { return sharedBase_; }
   void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp: instruction semantics
-  bool emitWarpInstruction(const ptx::Instruction &in); // lower_warp.cpp: warp-level operations
+  // Instructions handled by the block-formation layer rather than the instruction families:
+  // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
+  bool emitWarpInstruction(const ptx::Instruction &in);
+  bool emitRuntimeInstruction(const ptx::Instruction &in);
   void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
 
 private:
@@ -138,6 +141,7 @@ private:
   std::vector<Region> regions_;
   std::unordered_map<std::string, int> labels_;
   std::unordered_map<std::string, uint32_t> localOffsets_;  // .local vars in the thread's area
+  std::unordered_map<std::string, ptx::Type> localTypes_;   // element type of .local/.param vars
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
   bool warpMode_ = false;     // has warp-level sync points: per-thread resume states
@@ -155,7 +159,7 @@ private:
   llvm::Value *ntid_[3] = {}, *nctaid_[3] = {}, *ctaid_[3] = {}, *tid_[3] = {};
   llvm::Value *linearTid_ = nullptr, *nthreads_ = nullptr;
   llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
-  llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr;
+  llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
   llvm::Value *localBase_ = nullptr; // this thread's .local area
   llvm::AllocaInst *localAlloca_ = nullptr;
   llvm::AllocaInst *next_ = nullptr;  // uniform mode: region to run next

@@ -3,6 +3,7 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
+#include "device_services.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -18,6 +19,16 @@ exec::ThreadPool &pool() {
 }
 
 constexpr uint32_t kMaxParamBytes = 32764;
+
+// The error a GPU reports for a kernel fault.
+CUresult faultError(exec::FaultKind k) {
+  switch (k) {
+  case exec::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case exec::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case exec::FaultKind::Assert: return CUDA_ERROR_ASSERT;
+  default: return CUDA_ERROR_LAUNCH_FAILED;
+  }
+}
 
 } // namespace
 
@@ -90,6 +101,8 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   launch.dyn_shared_bytes = cfg.sharedBytes;
   launch.nthreads = static_cast<uint32_t>(nthreads);
   launch.envreg = kNoEnvRegs;
+  LaunchServices services(k.name);
+  launch.services = services.table();
   exec::GridJob job;
   job.fn = *fn;
   job.launch = &launch;
@@ -98,8 +111,20 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
              cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
              cfg.sharedBytes);
-  if (pool().run(job) != exec::GridStatus::Ok)
+  exec::GridResult result = pool().run(job);
+  services.flush();
+  if (result.status == exec::GridStatus::OutOfMemory)
     return CUDA_ERROR_OUT_OF_MEMORY;
+  if (result.status == exec::GridStatus::Fault) {
+    // As on a GPU the launch itself succeeds; the context now reports the fault on every call.
+    CUresult e = faultError(result.fault.kind);
+    log::error(log::Component::Exec, "kernel {} faulted (CUresult {}){}", k.name,
+               static_cast<int>(e),
+               result.fault.kind == exec::FaultKind::IllegalAddress
+                   ? fmt::format(": illegal access to address {:#x}", result.fault.address)
+                   : std::string());
+    ctx->setStickyError(e);
+  }
   return CUDA_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 #include "cucpu/exec/thread_pool.h"
 
 #include "cucpu/exec/arena.h"
+#include "fault_state.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
@@ -19,6 +20,14 @@ struct ThreadPool::Current {
   uint64_t chunk = 1;
   std::atomic<uint64_t> next{0};
   std::atomic<bool> outOfMemory{false};
+  std::mutex faultMutex;
+  Fault fault; // the first fault of the grid
+
+  GridResult result() {
+    if (fault.kind != FaultKind::None)
+      return {GridStatus::Fault, fault};
+    return {outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok, {}};
+  }
 };
 
 namespace {
@@ -39,6 +48,7 @@ void widenAffinity() {
 } // namespace
 
 ThreadPool::ThreadPool(unsigned threads) {
+  installFaultHandlers();
   unsigned workers = threads > 1 ? threads - 1 : 0;
   workers_.reserve(workers);
   for (unsigned i = 0; i < workers; ++i)
@@ -69,31 +79,42 @@ void ThreadPool::drain(Current &cur) {
   blk.shared = mem;
   blk.scratch = mem + sharedBytes;
   const uint32_t gx = job.launch->grid[0], gy = job.launch->grid[1];
+  WorkerFaultState &fs = tlsFault;
   for (;;) {
     uint64_t begin = cur.next.fetch_add(cur.chunk, std::memory_order_relaxed);
     if (begin >= cur.total)
       return;
     uint64_t end = std::min(begin + cur.chunk, cur.total);
+    // A fault in generated code (signal, trap, assert) jumps back here.
+    if (sigsetjmp(fs.jump, 0)) {
+      std::lock_guard lk(cur.faultMutex);
+      if (cur.fault.kind == FaultKind::None)
+        cur.fault = fs.fault;
+      cur.next.store(cur.total, std::memory_order_relaxed); // start no more blocks
+      return;
+    }
+    fs.armed = true;
     for (uint64_t i = begin; i < end; ++i) {
       blk.ctaid[0] = static_cast<uint32_t>(i % gx);
       blk.ctaid[1] = static_cast<uint32_t>((i / gx) % gy);
       blk.ctaid[2] = static_cast<uint32_t>(i / (uint64_t(gx) * gy));
       job.fn(job.launch, &blk);
     }
+    fs.armed = false;
   }
 }
 
-GridStatus ThreadPool::run(const GridJob &job) {
+GridResult ThreadPool::run(const GridJob &job) {
   std::lock_guard runLock(runMutex_);
   Current cur;
   cur.job = job;
   cur.total = uint64_t(job.launch->grid[0]) * job.launch->grid[1] * job.launch->grid[2];
   if (cur.total == 0)
-    return GridStatus::Ok;
+    return {};
   cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(threads()) * 8));
   if (workers_.empty() || cur.total <= cur.chunk) {
     drain(cur);
-    return cur.outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok;
+    return cur.result();
   }
   {
     std::lock_guard lk(mutex_);
@@ -107,11 +128,12 @@ GridStatus ThreadPool::run(const GridJob &job) {
     current_ = nullptr; // late workers no longer join
     done_.wait(lk, [&] { return busy_ == 0; });
   }
-  return cur.outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok;
+  return cur.result();
 }
 
 void ThreadPool::workerLoop(unsigned) {
   widenAffinity();
+  ensureAltStack();
   uint64_t seen = 0;
   for (;;) {
     Current *cur = nullptr;

@@ -8,6 +8,23 @@
 extern "C" {
 #endif
 
+struct cucpu_launch;
+
+/* Services the runtime offers generated code (device printf, assert, malloc, trap). Each call
+ * gets the launch record; `where` is {ctaid.x, ctaid.y, ctaid.z, tid.x, tid.y, tid.z}. */
+typedef struct cucpu_services {
+  /* vprintf(format, packed arguments): returns the number of arguments, or -1. */
+  int32_t (*vprintf)(const struct cucpu_launch *l, const char *format, const void *args);
+  /* __assertfail: reports the failed assertion, then ends the grid with CUDA_ERROR_ASSERT. */
+  void (*assert_fail)(const struct cucpu_launch *l, const char *message, const char *file,
+                      uint32_t line, const char *function, const uint32_t *where);
+  /* trap: ends the grid with CUDA_ERROR_LAUNCH_FAILED. */
+  void (*trap)(const struct cucpu_launch *l, const uint32_t *where);
+  void *(*malloc)(const struct cucpu_launch *l, uint64_t bytes);
+  void (*free)(const struct cucpu_launch *l, void *p);
+  void *context; /* the runtime's own state for this launch */
+} cucpu_services;
+
 /* One per launch; read-only for generated code. Field offsets are part of the contract: the JIT
  * emits loads at these offsets (checked by static assertions on both sides). */
 typedef struct cucpu_launch {
@@ -17,7 +34,7 @@ typedef struct cucpu_launch {
   uint32_t dyn_shared_bytes; /* dynamic shared memory of this launch (%dynamic_smem_size) */
   uint32_t nthreads;         /* block[0] * block[1] * block[2] */
   const uint32_t *envreg;    /* %envreg0..31 */
-  void *services;            /* runtime services (printf buffer, device malloc, fault reporting) */
+  const cucpu_services *services; /* device printf, assert, trap, malloc */
 } cucpu_launch;
 
 /* One per worker, reused across the blocks it runs. */
@@ -40,6 +57,7 @@ typedef void (*cucpu_block_fn)(const cucpu_launch *launch, cucpu_block *block);
 #define CUCPU_BLOCK_OFFSET_CTAID 0
 #define CUCPU_BLOCK_OFFSET_SHARED 16
 #define CUCPU_BLOCK_OFFSET_SCRATCH 24
+#define CUCPU_LAUNCH_OFFSET_SERVICES 48
 
 #ifdef __cplusplus
 }
@@ -49,6 +67,7 @@ static_assert(__builtin_offsetof(cucpu_launch, dyn_shared_bytes) == CUCPU_LAUNCH
               "abi");
 static_assert(__builtin_offsetof(cucpu_launch, nthreads) == CUCPU_LAUNCH_OFFSET_NTHREADS, "abi");
 static_assert(__builtin_offsetof(cucpu_launch, envreg) == CUCPU_LAUNCH_OFFSET_ENVREG, "abi");
+static_assert(__builtin_offsetof(cucpu_launch, services) == CUCPU_LAUNCH_OFFSET_SERVICES, "abi");
 static_assert(__builtin_offsetof(cucpu_block, shared) == CUCPU_BLOCK_OFFSET_SHARED, "abi");
 static_assert(__builtin_offsetof(cucpu_block, scratch) == CUCPU_BLOCK_OFFSET_SCRATCH, "abi");
 #endif

@@ -40,7 +40,7 @@ void runGrid(unsigned threads, uint32_t gx, uint32_t gy, uint32_t gz) {
   job.launch = &launch;
   job.sharedBytes = 64;
   for (int rep = 0; rep < 3; ++rep)
-    ASSERT_EQ(pool.run(job), cucpu::exec::GridStatus::Ok);
+    ASSERT_EQ(pool.run(job).status, cucpu::exec::GridStatus::Ok);
   for (size_t i = 0; i < counts.hits.size(); ++i)
     ASSERT_EQ(counts.hits[i].load(), 3) << "block " << i;
   EXPECT_EQ(counts.sharedClobbered.load(), 0);
@@ -56,6 +56,68 @@ TEST(ThreadPool, DefaultThreadCountHonoursEnvironment) {
   EXPECT_EQ(cucpu::exec::defaultThreadCount(), 7u);
   unsetenv("CUCPU_THREADS");
   EXPECT_GE(cucpu::exec::defaultThreadCount(), 1u);
+}
+
+} // namespace
+
+namespace {
+
+std::atomic<int> blocksRun{0};
+// An unmapped address the compiler cannot see through.
+volatile uintptr_t badAddress = 0x10;
+
+// Block 5 writes through a bad pointer; every other block counts itself.
+void faultingBlock(const cucpu_launch *, cucpu_block *b) {
+  if (b->ctaid[0] == 5)
+    *reinterpret_cast<volatile int *>(badAddress) = 1;
+  blocksRun++;
+}
+
+void trappingBlock(const cucpu_launch *, cucpu_block *b) {
+  if (b->ctaid[0] == 2)
+    cucpu::exec::raiseFault(cucpu::exec::FaultKind::Trap);
+  blocksRun++;
+}
+
+cucpu::exec::GridResult runOne(cucpu::exec::ThreadPool &pool, cucpu_block_fn fn, uint32_t blocks) {
+  cucpu_launch launch{};
+  launch.grid[0] = blocks;
+  launch.grid[1] = launch.grid[2] = 1;
+  launch.block[0] = launch.block[1] = launch.block[2] = 1;
+  launch.nthreads = 1;
+  cucpu::exec::GridJob job;
+  job.fn = fn;
+  job.launch = &launch;
+  return pool.run(job);
+}
+
+TEST(ThreadPoolFaults, BadAddressEndsTheGridNotTheProcess) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    cucpu::exec::ThreadPool pool(threads);
+    blocksRun = 0;
+    auto r = runOne(pool, faultingBlock, 200);
+    EXPECT_EQ(r.status, cucpu::exec::GridStatus::Fault);
+    EXPECT_EQ(r.fault.kind, cucpu::exec::FaultKind::IllegalAddress);
+    EXPECT_EQ(r.fault.address, 0x10u);
+    EXPECT_LT(blocksRun.load(), 200);
+    // The pool keeps working afterwards.
+    blocksRun = 0;
+    r = runOne(pool, trappingBlock, 1);
+    EXPECT_EQ(r.status, cucpu::exec::GridStatus::Ok);
+    EXPECT_EQ(blocksRun.load(), 1);
+  }
+}
+
+TEST(ThreadPoolFaults, TrapRaisedByAServiceIsReported) {
+  cucpu::exec::ThreadPool pool(2);
+  auto r = runOne(pool, trappingBlock, 50);
+  EXPECT_EQ(r.status, cucpu::exec::GridStatus::Fault);
+  EXPECT_EQ(r.fault.kind, cucpu::exec::FaultKind::Trap);
+}
+
+TEST(ThreadPoolFaults, FaultsOutsideKernelsStillReachTheApplication) {
+  cucpu::exec::ThreadPool pool(1); // installs the handlers
+  EXPECT_DEATH(*reinterpret_cast<volatile int *>(badAddress) = 1, "");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The persistent worker pool that runs the blocks of a grid in parallel.
 #pragma once
 
+#include "cucpu/exec/fault.h"
 #include "kernel_abi.h"
 
 #include <condition_variable>
@@ -20,8 +21,12 @@ struct GridJob {
   size_t scratchBytes = 0; // scratch per block
 };
 
-// Outcome of running a grid.
-enum class GridStatus { Ok, OutOfMemory };
+// Outcome of running a grid. After a fault, blocks not yet started are not run.
+enum class GridStatus { Ok, OutOfMemory, Fault };
+struct GridResult {
+  GridStatus status = GridStatus::Ok;
+  Fault fault; // the first fault, when status is Fault
+};
 
 class ThreadPool {
 public:
@@ -36,7 +41,7 @@ public:
 
   // Runs every block of the job and returns when all have finished. Grids are run one at a time;
   // concurrent callers queue.
-  GridStatus run(const GridJob &job);
+  GridResult run(const GridJob &job);
 
 private:
   struct Current;

@@ -1,0 +1,113 @@
+// Calls into runtime services: device printf (vprintf), assert (__assertfail), malloc/free and
+// trap, through the services table of the launch record (kernel_abi.h).
+#include "lowering.h"
+
+#include "kernel_abi.h"
+
+#include <cstddef>
+
+namespace cucpu::jit {
+
+using llvm::Value;
+using K = ptx::Operand::Kind;
+
+namespace {
+
+// Byte offsets of the service function pointers in cucpu_services.
+constexpr unsigned kVprintf = offsetof(cucpu_services, vprintf);
+constexpr unsigned kAssertFail = offsetof(cucpu_services, assert_fail);
+constexpr unsigned kTrap = offsetof(cucpu_services, trap);
+constexpr unsigned kMalloc = offsetof(cucpu_services, malloc);
+constexpr unsigned kFree = offsetof(cucpu_services, free);
+
+} // namespace
+
+bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  auto service = [&](unsigned offset) {
+    return b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_, offset));
+  };
+  // {ctaid.xyz, tid.xyz} of the calling thread, for messages.
+  auto where = [&]() -> Value * {
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    auto *arr = eb.CreateAlloca(llvm::ArrayType::get(i32, 6), nullptr, "where");
+    for (int d = 0; d < 3; ++d) {
+      b.CreateStore(ctaid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, d));
+      b.CreateStore(tid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, 3 + d));
+    }
+    return arr;
+  };
+
+  if (in.opcode == "trap") {
+    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
+    b.CreateCall(fnTy, service(kTrap), {launch_, where()});
+    return true;
+  }
+  if (in.opcode == "brkpt")
+    return true; // no debugger to stop for: execution continues
+  if (in.opcode != "call")
+    return false;
+
+  // call [(ret)], callee, [(args)];
+  const auto &o = in.operands;
+  size_t i = 0;
+  const ptx::Operand *ret = nullptr;
+  if (i < o.size() && o[i].kind == K::List)
+    ret = &o[i++];
+  if (i >= o.size() || o[i].kind != K::Symbol)
+    throwUnsupported(in.loc, "indirect call");
+  const std::string callee = o[i++].name;
+  std::vector<const ptx::Operand *> args;
+  if (i < o.size() && o[i].kind == K::List)
+    for (const auto &e : o[i].elems)
+      args.push_back(&e);
+  // An argument or return slot: a .param variable declared for the call.
+  auto slot = [&](const ptx::Operand &op) {
+    if (!localOffsets_.count(op.name))
+      throwInvalid(op.loc, "call argument '" + op.name + "' is not a declared .param variable");
+    return b.CreateConstGEP1_64(b.getInt8Ty(), localBase_, localOffsets_.at(op.name));
+  };
+  auto arg = [&](size_t k, llvm::Type *ty) -> Value * {
+    if (k >= args.size())
+      throwInvalid(in.loc, "too few arguments in the call to '" + callee + "'");
+    return b.CreateLoad(ty, slot(*args[k]));
+  };
+  auto setReturn = [&](Value *v) {
+    if (ret && !ret->elems.empty())
+      b.CreateStore(v, slot(ret->elems[0]));
+  };
+
+  if (callee == "vprintf") {
+    auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, ptrTy, ptrTy}, false);
+    Value *fmt = b.CreateIntToPtr(arg(0, i64), ptrTy);
+    Value *packed = b.CreateIntToPtr(arg(1, i64), ptrTy);
+    setReturn(b.CreateCall(fnTy, service(kVprintf), {launch_, fmt, packed}));
+    return true;
+  }
+  if (callee == "__assertfail") {
+    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, ptrTy, i32, ptrTy, ptrTy},
+                                         false);
+    Value *msg = b.CreateIntToPtr(arg(0, i64), ptrTy);
+    Value *file = b.CreateIntToPtr(arg(1, i64), ptrTy);
+    Value *line = arg(2, i32);
+    Value *func = b.CreateIntToPtr(arg(3, i64), ptrTy);
+    b.CreateCall(fnTy, service(kAssertFail), {launch_, msg, file, line, func, where()});
+    return true;
+  }
+  if (callee == "malloc") {
+    auto *fnTy = llvm::FunctionType::get(ptrTy, {ptrTy, i64}, false);
+    Value *p = b.CreateCall(fnTy, service(kMalloc), {launch_, arg(0, i64)});
+    setReturn(b.CreatePtrToInt(p, i64));
+    return true;
+  }
+  if (callee == "free") {
+    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
+    b.CreateCall(fnTy, service(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
+    return true;
+  }
+  throwUnsupported(in.loc, "call to device function '" + callee + "'");
+}
+
+} // namespace cucpu::jit

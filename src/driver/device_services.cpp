@@ -1,0 +1,198 @@
+// Device printf formatting, assert messages, trap, and the device heap behind malloc/free.
+#include "device_services.h"
+
+#include "cucpu/exec/fault.h"
+#include "cucpu/support/env.h"
+#include "cucpu/support/log.h"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace cucpu::driver {
+namespace {
+
+constexpr size_t kPrintfFifoBytes = 1 << 20; // CU_LIMIT_PRINTF_FIFO_SIZE default
+std::atomic<uint64_t> heapUsed{0};
+
+uint64_t heapLimit() {
+  static const uint64_t limit = env::getSize("CUCPU_MALLOC_HEAP_SIZE", 8ull << 20);
+  return limit;
+}
+
+template <typename T> T take(const unsigned char *args, size_t &pos) {
+  pos = (pos + sizeof(T) - 1) / sizeof(T) * sizeof(T);
+  T v;
+  std::memcpy(&v, args + pos, sizeof v);
+  pos += sizeof v;
+  return v;
+}
+
+} // namespace
+
+int formatDevicePrintf(const char *format, const unsigned char *args, std::string &out) {
+  if (!format)
+    return -1;
+  size_t pos = 0;
+  int count = 0;
+  char buf[512];
+  for (const char *p = format; *p;) {
+    if (*p != '%') {
+      out += *p++;
+      continue;
+    }
+    if (p[1] == '%') {
+      out += '%';
+      p += 2;
+      continue;
+    }
+    // %[flags][width][.precision][length]conversion
+    const char *start = p++;
+    while (*p && std::strchr("-+ #0", *p))
+      ++p;
+    while (*p >= '0' && *p <= '9')
+      ++p;
+    if (*p == '.') {
+      ++p;
+      while (*p >= '0' && *p <= '9')
+        ++p;
+    }
+    int longs = 0;
+    bool shortLen = false;
+    while (*p && std::strchr("hlLqjzt", *p)) {
+      if (*p == 'l' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't' || *p == 'L')
+        ++longs;
+      else
+        shortLen = true;
+      ++p;
+    }
+    char conv = *p;
+    if (!conv)
+      return -1;
+    ++p;
+    // The spec without length modifiers, then the right C type for snprintf.
+    std::string spec(start, p - start);
+    std::string base;
+    for (char c : spec)
+      if (!std::strchr("hlLqjzt", c))
+        base += c;
+    int n = 0;
+    switch (conv) {
+    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+      long long v = longs ? take<long long>(args, pos) : take<int32_t>(args, pos);
+      if (shortLen && !longs)
+        v = static_cast<int16_t>(v);
+      std::string s = base;
+      s.insert(s.size() - 1, "ll");
+      if (conv == 'c')
+        n = std::snprintf(buf, sizeof buf, base.c_str(), static_cast<int>(v));
+      else if (conv == 'd' || conv == 'i')
+        n = std::snprintf(buf, sizeof buf, s.c_str(), v);
+      else
+        n = std::snprintf(buf, sizeof buf, s.c_str(),
+                          longs ? static_cast<unsigned long long>(v)
+                                : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
+      break;
+    }
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+      n = std::snprintf(buf, sizeof buf, base.c_str(), take<double>(args, pos));
+      break;
+    case 's': {
+      const char *str = reinterpret_cast<const char *>(take<uint64_t>(args, pos));
+      n = std::snprintf(buf, sizeof buf, base.c_str(), str ? str : "(null)");
+      break;
+    }
+    case 'p':
+      n = std::snprintf(buf, sizeof buf, base.c_str(),
+                        reinterpret_cast<void *>(take<uint64_t>(args, pos)));
+      break;
+    default:
+      out += spec; // unknown conversion: printed as written, as CUDA does
+      continue;
+    }
+    if (n > 0)
+      out.append(buf, std::min<size_t>(n, sizeof buf - 1));
+    ++count;
+  }
+  return count;
+}
+
+struct ServiceCalls {
+  static LaunchServices &self(const cucpu_launch *l) {
+    return *static_cast<LaunchServices *>(l->services->context);
+  }
+  static int32_t vprintf(const cucpu_launch *l, const char *format, const void *args) {
+    std::string line;
+    int n = formatDevicePrintf(format, static_cast<const unsigned char *>(args), line);
+    LaunchServices &s = self(l);
+    std::lock_guard lk(s.mutex_);
+    if (s.printf_.size() + line.size() > kPrintfFifoBytes) {
+      s.truncated_ = true;
+      return -1;
+    }
+    s.printf_ += line;
+    return n;
+  }
+  static void assertFail(const cucpu_launch *l, const char *message, const char *file,
+                         uint32_t line, const char *function, const uint32_t *w) {
+    LaunchServices &s = self(l);
+    std::fprintf(stderr,
+                 "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+                 file ? file : "?", line, function ? function : "?", w[0], w[1], w[2], w[3], w[4],
+                 w[5], message ? message : "?");
+    log::error(log::Component::Exec, "kernel {}: device assertion failed", s.kernel_);
+    exec::raiseFault(exec::FaultKind::Assert);
+  }
+  static void trap(const cucpu_launch *l, const uint32_t *w) {
+    log::error(log::Component::Exec, "kernel {}: trap in block ({},{},{}) thread ({},{},{})",
+               self(l).kernel_, w[0], w[1], w[2], w[3], w[4], w[5]);
+    exec::raiseFault(exec::FaultKind::Trap);
+  }
+  static void *malloc(const cucpu_launch *, uint64_t bytes) {
+    uint64_t total = bytes + 16;
+    if (bytes > heapLimit() || heapUsed.fetch_add(total) + total > heapLimit()) {
+      heapUsed.fetch_sub(bytes > heapLimit() ? 0 : total);
+      return nullptr;
+    }
+    auto *p = static_cast<uint64_t *>(std::aligned_alloc(16, (total + 15) & ~uint64_t(15)));
+    if (!p) {
+      heapUsed.fetch_sub(total);
+      return nullptr;
+    }
+    p[0] = total;
+    return p + 2;
+  }
+  static void free(const cucpu_launch *, void *ptr) {
+    if (!ptr)
+      return;
+    auto *p = static_cast<uint64_t *>(ptr) - 2;
+    heapUsed.fetch_sub(p[0]);
+    std::free(p);
+  }
+};
+
+LaunchServices::LaunchServices(const std::string &kernelName) : kernel_(kernelName) {
+  table_.vprintf = &ServiceCalls::vprintf;
+  table_.assert_fail = &ServiceCalls::assertFail;
+  table_.trap = &ServiceCalls::trap;
+  table_.malloc = &ServiceCalls::malloc;
+  table_.free = &ServiceCalls::free;
+  table_.context = this;
+}
+
+void LaunchServices::flush() {
+  std::lock_guard lk(mutex_);
+  if (!printf_.empty()) {
+    std::fwrite(printf_.data(), 1, printf_.size(), stdout);
+    std::fflush(stdout);
+    printf_.clear();
+  }
+  if (truncated_)
+    log::warn(log::Component::Exec, "kernel {}: device printf output beyond {} bytes was dropped",
+              kernel_, kPrintfFifoBytes);
+  truncated_ = false;
+}
+
+} // namespace cucpu::driver

@@ -1,0 +1,32 @@
+// Runtime services for generated code (device printf, assert, trap, malloc), one per launch.
+#pragma once
+
+#include "kernel_abi.h"
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace cucpu::driver {
+
+class LaunchServices {
+public:
+  explicit LaunchServices(const std::string &kernelName);
+  const cucpu_services *table() const { return &table_; }
+  // Writes the device printf output of the launch to stdout, as CUDA does at a sync point.
+  void flush();
+
+private:
+  friend struct ServiceCalls;
+  cucpu_services table_;
+  const std::string &kernel_;
+  std::mutex mutex_;
+  std::string printf_;
+  bool truncated_ = false;
+};
+
+// Formats one device printf call: `args` holds the arguments packed as PTX lays them out (each
+// aligned to its size). Appends to `out`; returns the number of arguments, or -1 on a bad format.
+int formatDevicePrintf(const char *format, const unsigned char *args, std::string &out);
+
+} // namespace cucpu::driver

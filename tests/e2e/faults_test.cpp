@@ -1,0 +1,157 @@
+// Device services and kernel faults through the driver API: printf output, device malloc,
+// and assert/trap/bad addresses becoming sticky context errors without killing the process.
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::string ptx() {
+  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/tests/e2e/faults_kernels.ptx");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Services : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxCreate(&ctx, nullptr, 0, 0), CUDA_SUCCESS);
+    std::string text = ptx();
+    ASSERT_EQ(cuModuleLoadData(&mod, text.c_str()), CUDA_SUCCESS);
+  }
+  void TearDown() override { cuCtxDestroy(ctx); }
+  CUfunction fn(const char *name) {
+    CUfunction f = nullptr;
+    EXPECT_EQ(cuModuleGetFunction(&f, mod, name), CUDA_SUCCESS);
+    return f;
+  }
+  CUcontext ctx = nullptr;
+  CUmodule mod = nullptr;
+};
+
+// Runs `body` with stdout redirected to a file and returns what was written.
+template <typename F> std::string captureStdout(F &&body) {
+  std::fflush(stdout);
+  char path[] = "/tmp/cucpu-stdout-XXXXXX";
+  int fd = mkstemp(path);
+  int saved = dup(1);
+  dup2(fd, 1);
+  body();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  unlink(path);
+  return ss.str();
+}
+
+TEST_F(Services, DevicePrintfFormatsLikeCuda) {
+  int base = 40;
+  void *args[] = {&base};
+  std::string out = captureStdout([&] {
+    ASSERT_EQ(cuLaunchKernel(fn("printer"), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+              CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  });
+  std::string line0 = "t=0 i=40 u=4000000000 x=ff X=0XABCD c=A f=1.500 e=1.234568e+04 g=0.0001 "
+                      "s=zero ll=-9000000000 w=[    0] p=%\n";
+  std::string line1 = "t=1 i=41 u=4000000000 x=100 X=0XABCD c=B f=2.500 e=1.234568e+04 g=0.0001 "
+                      "s=one ll=-9000000000 w=[    1] p=%\n";
+  EXPECT_TRUE(out == line0 + line1 || out == line1 + line0) << out;
+}
+
+TEST_F(Services, DeviceMallocAndFree) {
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 64 * sizeof(int)), CUDA_SUCCESS);
+  void *args[] = {&d};
+  ASSERT_EQ(cuLaunchKernel(fn("deviceHeap"), 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  std::vector<int> h(64);
+  ASSERT_EQ(cuMemcpyDtoH(h.data(), d, 64 * sizeof(int)), CUDA_SUCCESS);
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(h[t], t * (63 * 64 / 2)) << t;
+}
+
+// A fault leaves the context with a sticky error; other contexts keep working.
+void expectSticky(CUresult expected) {
+  EXPECT_EQ(cuCtxSynchronize(), expected);
+  EXPECT_EQ(cuCtxSynchronize(), expected); // sticky: reported again
+}
+
+TEST_F(Services, FailedAssertIsStickyCudaErrorAssert) {
+  std::vector<int> h(64, 1);
+  h[37] = -5;
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, h.size() * sizeof(int)), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(d, h.data(), h.size() * sizeof(int)), CUDA_SUCCESS);
+  void *args[] = {&d};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuLaunchKernel(fn("asserter"), 2, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("block: [1,0,0], thread: [5,0,0] Assertion `in[t] >= 0` failed."),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("faults_kernels.cu"), std::string::npos) << err;
+  expectSticky(CUDA_ERROR_ASSERT);
+  int n = 0;
+  void *fillArgs[] = {&d, &n};
+  EXPECT_EQ(cuLaunchKernel(fn("fill"), 1, 1, 1, 32, 1, 1, 0, nullptr, fillArgs, nullptr),
+            CUDA_ERROR_ASSERT);
+}
+
+TEST_F(Services, TrapIsStickyLaunchFailed) {
+  int when = 3;
+  void *args[] = {&when};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuLaunchKernel(fn("trapper"), 8, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  testing::internal::GetCapturedStderr();
+  expectSticky(CUDA_ERROR_LAUNCH_FAILED);
+}
+
+TEST_F(Services, WildWriteIsStickyIllegalAddressAndOtherContextsWork) {
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 256), CUDA_SUCCESS);
+  unsigned long long offset = 1ull << 40; // far outside any mapping
+  void *args[] = {&d, &offset};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuLaunchKernel(fn("wildWrite"), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("illegal access"), std::string::npos) << err;
+  expectSticky(CUDA_ERROR_ILLEGAL_ADDRESS);
+
+  // A second context is unaffected.
+  CUcontext other;
+  ASSERT_EQ(cuCtxCreate(&other, nullptr, 0, 0), CUDA_SUCCESS);
+  std::string text = ptx();
+  CUmodule m2;
+  ASSERT_EQ(cuModuleLoadData(&m2, text.c_str()), CUDA_SUCCESS);
+  CUfunction f2;
+  ASSERT_EQ(cuModuleGetFunction(&f2, m2, "fill"), CUDA_SUCCESS);
+  CUdeviceptr d2;
+  ASSERT_EQ(cuMemAlloc(&d2, 32 * sizeof(int)), CUDA_SUCCESS);
+  int v = 7;
+  void *fillArgs[] = {&d2, &v};
+  ASSERT_EQ(cuLaunchKernel(f2, 1, 1, 1, 32, 1, 1, 0, nullptr, fillArgs, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  int h[32];
+  ASSERT_EQ(cuMemcpyDtoH(h, d2, sizeof h), CUDA_SUCCESS);
+  EXPECT_EQ(h[31], 7);
+  ASSERT_EQ(cuCtxDestroy(other), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+}
+
+} // namespace
