@@ -13,7 +13,7 @@
 #include <vector>
 
 inline std::string readSource(const char *rel) {
-  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/" + rel);
+  std::ifstream in(std::string(CUCPU_SOURCE_DIR) + "/" + rel, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs the recorders of this folder on a machine with an NVIDIA GPU and its driver, writing the
+# GPU's outputs under $1 (default: ./gpu-out). Needs nvcc/g++ and /usr/local/cuda.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${1:-gpu-out}"
+mkdir -p "$out/warp"
+cxx="g++ -std=c++17 -O1 -I/usr/local/cuda/include"
+lib="-L/usr/local/cuda/lib64/stubs -lcuda"
+$cxx "$root/tests/gpu/record_warp.cpp" -o /tmp/record_warp $lib
+$cxx "$root/tests/gpu/record_services.cpp" -o /tmp/record_services $lib
+$cxx "$root/tests/gpu/record_errors.cpp" -o /tmp/record_errors $lib
+/tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
+/tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
+/tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt"
