@@ -2,11 +2,14 @@
 #include "engine.h"
 
 #include "cucpu/support/log.h"
+#include "pointer_rewrite.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -78,6 +81,20 @@ struct Engine {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
+    // Registers to SSA first, then PTX's integer addresses to pointer arithmetic, then O3.
+    llvm::FunctionPassManager early;
+    early.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    early.addPass(llvm::EarlyCSEPass());
+    llvm::ModulePassManager pre;
+    pre.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(early)));
+    pre.run(m, mam);
+    rewritePointers(m);
+    if (log::enabled(log::Component::Jit, log::Level::Trace)) {
+      std::string ir;
+      llvm::raw_string_ostream os(ir);
+      m.print(os, nullptr);
+      log::trace(log::Component::Jit, "IR entering the O3 pipeline:\n{}", ir);
+    }
     auto mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     mpm.run(m, mam);
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -3,6 +3,8 @@
 // barrier kept in per-thread context arrays.
 #include "lowering.h"
 
+#include "pointer_rewrite.h"
+
 #include "cucpu/support/log.h"
 #include "kernel_abi.h"
 
@@ -455,6 +457,17 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     ctaid_[d] = loadField(blockArg_, ms.blockTy, 0, d, i32, "ctaid");
   }
   params_ = loadField(launch_, ms.launchTy, 2, 0, ptrTy, "params");
+  {
+    // The parameter buffer is read-only, aligned and always fully readable: its loads may be
+    // hoisted out of conditional code and thread loops.
+    auto *pl = llvm::cast<llvm::Instruction>(params_);
+    auto i64md = [&](uint64_t v) {
+      return llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt64(v))});
+    };
+    pl->setMetadata(kParamsMetadata, llvm::MDNode::get(ctx, {}));
+    pl->setMetadata(llvm::LLVMContext::MD_dereferenceable, i64md(std::max(1u, info_.paramBytes)));
+    pl->setMetadata(llvm::LLVMContext::MD_align, i64md(16));
+  }
   dynShared_ = loadField(launch_, ms.launchTy, 3, 0, i32, "dynsmem");
   nthreads_ = loadField(launch_, ms.launchTy, 4, 0, i32, "nthreads");
   envreg_ = loadField(launch_, ms.launchTy, 5, 0, ptrTy, "envreg");
