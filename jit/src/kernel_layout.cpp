@@ -99,6 +99,22 @@ std::vector<uint8_t> initBytes(const ptx::VarDecl &v) {
 
 } // namespace
 
+llvm::GlobalVariable *ModuleState::global(const std::string &name) {
+  auto it = globals.find(name);
+  if (it == globals.end())
+    return nullptr;
+  llvm::GlobalVariable *def = it->second;
+  if (def->getParent() == mod)
+    return def;
+  auto *decl = mod->getNamedGlobal(def->getName());
+  if (!decl) {
+    decl = new llvm::GlobalVariable(*mod, def->getValueType(), def->isConstant(),
+                                    llvm::GlobalValue::ExternalLinkage, nullptr, def->getName());
+    decl->setAlignment(def->getAlign());
+  }
+  return decl;
+}
+
 void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   auto &ctx = ms.ctx;
   auto *i32 = llvm::Type::getInt32Ty(ctx);
@@ -108,7 +124,7 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   ms.launchTy = llvm::StructType::create(ctx, {dim3, dim3, ptrTy, i32, i32, ptrTy, ptrTy},
                                          "cucpu_launch");
   ms.blockTy = llvm::StructType::create(ctx, {dim3, i32, ptrTy, ptrTy}, "cucpu_block");
-  const auto &dl = ms.mod.getDataLayout();
+  const auto &dl = ms.mod->getDataLayout();
   if (dl.getStructLayout(ms.launchTy)->getElementOffset(5) != CUCPU_LAUNCH_OFFSET_ENVREG ||
       dl.getStructLayout(ms.blockTy)->getElementOffset(3) != CUCPU_BLOCK_OFFSET_SCRATCH)
     throwInvalid({}, "internal: kernel ABI layout mismatch");
@@ -133,7 +149,7 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
         throwUnsupported(v.loc, "external variable '" + v.name + "'");
       auto bytes = v.hasInit ? initBytes(v) : std::vector<uint8_t>(varBytes(v), 0);
       auto *init = llvm::ConstantDataArray::get(ctx, bytes);
-      auto *gv = new llvm::GlobalVariable(ms.mod, init->getType(), false,
+      auto *gv = new llvm::GlobalVariable(*ms.mod, init->getType(), false,
                                           llvm::GlobalValue::ExternalLinkage, init,
                                           ms.symbolPrefix + v.name);
       gv->setAlignment(llvm::Align(std::max<uint32_t>(varAlign(v), 16)));

@@ -433,7 +433,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *i32 = b.getInt32Ty();
   auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
-  f_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, llvmName, ms.mod);
+  f_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, llvmName, *ms.mod);
   f_->addParamAttr(0, llvm::Attribute::NoAlias);
   f_->addParamAttr(1, llvm::Attribute::NoAlias);
   f_->addFnAttr(llvm::Attribute::NoUnwind);

@@ -102,9 +102,9 @@ Value *KernelLowering::symbolAddress(const std::string &name, const ptx::Instruc
     return b.CreatePtrToInt(b.CreateConstGEP1_64(b.getInt8Ty(), localBase_, it->second),
                             b.getInt64Ty());
   }
-  if (auto it = ms.globals.find(name); it != ms.globals.end()) {
+  if (auto *gv = ms.global(name)) {
     *spaceOut = ptx::Space::Global;
-    return b.CreatePtrToInt(it->second, b.getInt64Ty());
+    return b.CreatePtrToInt(gv, b.getInt64Ty());
   }
   if (auto it = paramOffsets_.find(name); it != paramOffsets_.end()) {
     *spaceOut = ptx::Space::Param;

@@ -37,7 +37,7 @@ void KernelLowering::emitWarpScheduler() {
   for (const auto &r : regions_)
     isWarp.push_back(r.warp ? 1 : 0);
   auto *tableInit = llvm::ConstantDataArray::get(ctx, isWarp);
-  auto *table = new llvm::GlobalVariable(ms.mod, tableInit->getType(), true,
+  auto *table = new llvm::GlobalVariable(*ms.mod, tableInit->getType(), true,
                                          llvm::GlobalValue::PrivateLinkage, tableInit,
                                          "warp.regions");
   auto stateOf = [&](Value *t) { return threadSlot(stateOff_, 4, t); };

@@ -34,7 +34,7 @@ llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
 // Module-wide state shared by the lowering of every kernel of one PTX module.
 struct ModuleState {
   llvm::LLVMContext &ctx;
-  llvm::Module &mod;
+  llvm::Module *mod; // the module being emitted: the variables' module, then each kernel's own
   const ptx::Module &ast;
   std::string symbolPrefix;                                   // unique per loaded module
   std::unordered_map<std::string, llvm::GlobalVariable *> globals; // .global and .const
@@ -44,6 +44,10 @@ struct ModuleState {
   uint32_t dynamicSharedOffset = 0;  // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
+
+  // A .global/.const variable as seen from the module being emitted (a declaration there when
+  // it is defined in the variables' module); null when there is no such variable.
+  llvm::GlobalVariable *global(const std::string &name);
 };
 
 // Creates the module's global variables and the shared-memory layout; throws LowerError.

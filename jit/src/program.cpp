@@ -27,6 +27,8 @@ struct Program::Impl {
   llvm::orc::ResourceTrackerSP tracker;
   std::mutex mutex;
   std::unordered_map<const KernelInfo *, BlockFn> compiled;
+  // .global/.const variables: PTX name -> (LLVM symbol, bytes).
+  std::unordered_map<std::string, std::pair<std::string, size_t>> globals;
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -71,15 +73,27 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
   }
 
+  // One LLVM module for the module-scope variables and one per kernel, all in one context: ORC
+  // compiles a kernel's module only when the kernel is first looked up (lazy per kernel).
   auto impl = std::make_unique<Impl>();
-  auto ctx = std::make_unique<llvm::LLVMContext>();
+  llvm::orc::ThreadSafeContext tsc(std::make_unique<llvm::LLVMContext>());
+  llvm::LLVMContext &ctx = *tsc.getContext();
   uint64_t id = nextProgramId++;
-  auto mod = std::make_unique<llvm::Module>("cucpu.module." + std::to_string(id), *ctx);
-  mod->setDataLayout(jit->getDataLayout());
-  mod->setTargetTriple(jit->getTargetTriple().str());
-  ModuleState ms{*ctx, *mod, parsed.module, "cucpu.m" + std::to_string(id) + ".", {}, {}, {}};
+  const std::string prefix = "cucpu.m" + std::to_string(id) + ".";
+  auto newModule = [&](const std::string &name) {
+    auto m = std::make_unique<llvm::Module>(prefix + name, ctx);
+    m->setDataLayout(jit->getDataLayout());
+    m->setTargetTriple(jit->getTargetTriple().str());
+    return m;
+  };
+  std::vector<std::unique_ptr<llvm::Module>> modules;
+  modules.push_back(newModule("variables"));
+  ModuleState ms{ctx, modules[0].get(), parsed.module, prefix, {}, {}, {}};
   try {
     lowerModuleScope(ms, impl->kernels);
+    for (const auto &[name, gv] : ms.globals)
+      impl->globals[name] = {gv->getName().str(),
+                             modules[0]->getDataLayout().getTypeAllocSize(gv->getValueType())};
     for (const auto &fn : parsed.module.functions) {
       if (!fn.isEntry || !fn.hasBody)
         continue;
@@ -88,7 +102,9 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
       info.ptxVersion = parsed.module.versionMajor * 10 + parsed.module.versionMinor;
       layoutParams(fn, info);
       info.dynamicSharedOffset = ms.dynamicSharedOffset;
-      std::string llvmName = ms.symbolPrefix + fn.name;
+      std::string llvmName = prefix + fn.name;
+      modules.push_back(newModule(fn.name));
+      ms.mod = modules.back().get();
       KernelLowering(ms, fn, info).run(llvmName);
       impl->kernels.push_back(std::move(info));
       impl->llvmNames.push_back(std::move(llvmName));
@@ -98,26 +114,28 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     log += "ptx: " + where + e.message + "\n";
     return Status(e.code, where + e.message);
   }
-  std::string verifyMsg;
-  llvm::raw_string_ostream os(verifyMsg);
-  if (llvm::verifyModule(*mod, &os)) {
-    log += "jit: internal error, invalid IR: " + verifyMsg + "\n";
-    log::error(log::Component::Jit, "invalid IR generated: {}", verifyMsg);
-    return Status(kCudaErrorInvalidImage, "internal error: invalid IR");
-  }
-  if (log::enabled(log::Component::Jit, log::Level::Trace)) {
-    std::string ir;
-    llvm::raw_string_ostream irs(ir);
-    mod->print(irs, nullptr);
-    log::trace(log::Component::Jit, "IR before optimisation:\n{}", ir);
+  for (auto &m : modules) {
+    std::string verifyMsg;
+    llvm::raw_string_ostream os(verifyMsg);
+    if (llvm::verifyModule(*m, &os)) {
+      log += "jit: internal error, invalid IR: " + verifyMsg + "\n";
+      log::error(log::Component::Jit, "invalid IR generated: {}", verifyMsg);
+      return Status(kCudaErrorInvalidImage, "internal error: invalid IR");
+    }
+    if (log::enabled(log::Component::Jit, log::Level::Trace)) {
+      std::string ir;
+      llvm::raw_string_ostream irs(ir);
+      m->print(irs, nullptr);
+      log::trace(log::Component::Jit, "IR before optimisation:\n{}", ir);
+    }
   }
   impl->tracker = jit->getMainJITDylib().createResourceTracker();
-  if (auto err = jit->addIRModule(impl->tracker,
-                                  llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-    std::string m = llvm::toString(std::move(err));
-    log += "jit: " + m + "\n";
-    return Status(kCudaErrorInvalidImage, m);
-  }
+  for (auto &m : modules)
+    if (auto err = jit->addIRModule(impl->tracker, llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
+      std::string msg = llvm::toString(std::move(err));
+      log += "jit: " + msg + "\n";
+      return Status(kCudaErrorInvalidImage, msg);
+    }
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::steady_clock::now() - start)
                 .count();
@@ -148,6 +166,21 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel) {
                  std::chrono::steady_clock::now() - start)
                  .count());
   return fn;
+}
+
+Expected<std::pair<void *, size_t>> Program::global(std::string_view name) {
+  constexpr int kCudaErrorNotFound = 500;
+  auto it = impl_->globals.find(std::string(name));
+  if (it == impl_->globals.end())
+    return Status(kCudaErrorNotFound, "no variable '" + std::string(name) + "' in the module");
+  std::lock_guard lk(impl_->mutex);
+  auto sym = engine(nullptr)->lookup(it->second.first);
+  if (!sym) {
+    std::string m = llvm::toString(sym.takeError());
+    log::error(log::Component::Jit, "looking up {}: {}", it->second.first, m);
+    return Status(kCudaErrorInvalidImage, "looking up " + std::string(name) + ": " + m);
+  }
+  return std::pair<void *, size_t>{sym->toPtr<void *>(), it->second.second};
 }
 
 } // namespace cucpu::jit

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct cucpu_launch;
@@ -53,6 +54,9 @@ public:
   const KernelInfo *findKernel(std::string_view name) const;
   // Compiles (once) and returns the native block function of a kernel of this program.
   Expected<BlockFn> blockFunction(const KernelInfo &kernel);
+  // The address and size in bytes of a module-scope .global or .const variable (initialised as
+  // the PTX says); CUDA_ERROR_NOT_FOUND (500) when the module has no such variable.
+  Expected<std::pair<void *, size_t>> global(std::string_view name);
 
   struct Impl;
 
