@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates each committed .ptx under samples/ and tests/ from the .cu beside it, using nvcc.
+# Regenerates each committed .ptx under samples/, tests/ and bench/ from the .cu beside it (nvcc).
 #
 # Usage: scripts/regen-ptx.sh [--check]
 #   --check   regenerate into a temporary file and only report (exit 1) .ptx files that differ.
@@ -42,11 +42,12 @@ fi
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
-# Every .cu file under samples/ and tests/ that has a committed .ptx of the same name beside it,
-# plus every kernel source named *_kernel.cu (so that a new sample gets its .ptx on first run).
+# Every .cu file under samples/, tests/ and bench/ that has a committed .ptx of the same name
+# beside it, plus every kernel source named *_kernel.cu (so that a new sample gets its .ptx on
+# first run).
 mapfile -t SOURCES < <(
   cd "$ROOT"
-  for dir in samples tests; do
+  for dir in samples tests bench; do
     [[ -d "$dir" ]] && find "$dir" -type f -name '*.cu' -print
   done | sort
 )

@@ -1,0 +1,2 @@
+// Bench kernel for launch latency: does nothing.
+extern "C" __global__ void empty() {}
