@@ -160,6 +160,21 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
       throwUnsupported(v.loc, "module-scope variable in this state space");
     }
   }
+  // .shared variables declared inside device functions are per block too, whatever inlined
+  // copy of the function uses them: they follow the module-scope ones.
+  for (const auto &fn : ms.ast.functions) {
+    if (fn.isEntry || !fn.hasBody)
+      continue;
+    for (const auto &st : fn.body)
+      if (auto *v = std::get_if<ptx::VarDecl>(&st); v && v->space == ptx::Space::Shared) {
+        if (!v->dims.empty() && v->dims[0] == 0)
+          throwUnsupported(v->loc, "function-scope extern .shared");
+        uint32_t a = varAlign(*v);
+        sharedOff = (sharedOff + a - 1) / a * a;
+        ms.sharedOffsets[fn.name + "::" + v->name] = sharedOff;
+        sharedOff += static_cast<uint32_t>(varBytes(*v));
+      }
+  }
   ms.moduleSharedBytes = sharedOff;
   uint32_t maxStatic = sharedOff;
   for (const auto &fn : ms.ast.functions)

@@ -92,99 +92,177 @@ void KernelLowering::collectRegisters() {
     regIds_[name] = static_cast<int>(regs_.size());
     regs_.push_back(ri);
   };
-  std::vector<std::unordered_map<std::string, std::string>> scopes(1);
-  int scopeCounter = 0;
-  auto rename = [&](std::string &name) {
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-      auto f = it->find(name);
-      if (f != it->end()) {
-        name = f->second;
-        return;
-      }
-    }
-  };
-  std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
-    if (op.kind == ptx::Operand::Kind::Reg) {
-      rename(op.name);
-      if (!op.name2.empty())
-        rename(op.name2);
-    } else if (op.kind == ptx::Operand::Kind::Address || op.kind == ptx::Operand::Kind::Symbol) {
-      rename(op.name); // registers, and variables declared in a scope (call parameters)
-    }
-    for (auto &e : op.elems)
-      renameOp(e);
-  };
-
+  // Names are resolved through a stack of scopes; every declaration inside a { } scope or an
+  // inlined function body gets a unique flat name ("%r1#3", "%r1$2#1").
+  using Scopes = std::vector<std::unordered_map<std::string, std::string>>;
+  int scopeCounter = 0, inlineCounter = 0;
   uint32_t localOff = 0, sharedOff = ms.moduleSharedBytes;
   std::vector<ptx::Statement> flat;
-  for (const auto &st : fn_.body) {
-    if (std::holds_alternative<ptx::ScopeBegin>(st)) {
-      scopes.emplace_back();
-      ++scopeCounter;
-      continue;
-    }
-    if (std::holds_alternative<ptx::ScopeEnd>(st)) {
-      if (scopes.size() > 1)
-        scopes.pop_back();
-      continue;
-    }
-    if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
-      auto declare = [&](const std::string &name) {
-        std::string flatName = name;
-        if (scopes.size() > 1) {
-          flatName = name + "#" + std::to_string(scopeCounter);
-          scopes.back()[name] = flatName;
+
+  std::function<void(const ptx::Function &, Scopes &, const std::string &, int)> walk =
+      [&](const ptx::Function &f, Scopes &scopes, const std::string &suffix, int depth) {
+    auto rename = [&](std::string &name) {
+      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+        auto found = it->find(name);
+        if (found != it->end()) {
+          name = found->second;
+          return;
         }
-        return flatName;
-      };
-      switch (v->space) {
-      case ptx::Space::Reg:
-        if (v->vecWidth != 1)
-          throwUnsupported(v->loc, "vector register declarations");
-        if (v->rangeCount >= 0) {
-          for (int i = 0; i < v->rangeCount; ++i)
-            addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
-        } else {
-          addReg(declare(v->name), v->type, v->loc);
+      }
+    };
+    std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
+      if (op.kind == ptx::Operand::Kind::Reg) {
+        rename(op.name);
+        if (!op.name2.empty())
+          rename(op.name2);
+      } else if (op.kind == ptx::Operand::Kind::Address || op.kind == ptx::Operand::Kind::Symbol) {
+        rename(op.name); // registers, labels, variables declared in a scope (call parameters)
+      }
+      for (auto &e : op.elems)
+        renameOp(e);
+    };
+    auto declare = [&](const std::string &name) {
+      std::string flatName = name;
+      if (scopes.size() > 1 || !suffix.empty()) {
+        flatName = name + suffix + "#" + std::to_string(scopeCounter);
+        scopes.back()[name] = flatName;
+      }
+      return flatName;
+    };
+    const std::string endLabel = "$inline.end" + suffix;
+    for (const auto &st : f.body) {
+      if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+        scopes.emplace_back();
+        ++scopeCounter;
+        continue;
+      }
+      if (std::holds_alternative<ptx::ScopeEnd>(st)) {
+        if (scopes.size() > 1)
+          scopes.pop_back();
+        continue;
+      }
+      if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
+        switch (v->space) {
+        case ptx::Space::Reg:
+          if (v->vecWidth != 1)
+            throwUnsupported(v->loc, "vector register declarations");
+          if (v->rangeCount >= 0) {
+            for (int i = 0; i < v->rangeCount; ++i)
+              addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
+          } else {
+            addReg(declare(v->name), v->type, v->loc);
+          }
+          break;
+        case ptx::Space::Local:
+        case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
+          uint32_t a = varAlign(*v);
+          localOff = (localOff + a - 1) / a * a;
+          std::string flatName = declare(v->name);
+          localOffsets_[flatName] = localOff;
+          localTypes_[flatName] = v->type;
+          localOff += static_cast<uint32_t>(varBytes(*v));
+          break;
         }
-        break;
-      case ptx::Space::Local:
-      case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
-        uint32_t a = varAlign(*v);
-        localOff = (localOff + a - 1) / a * a;
-        std::string flatName = declare(v->name);
-        localOffsets_[flatName] = localOff;
-        localTypes_[flatName] = v->type;
-        localOff += static_cast<uint32_t>(varBytes(*v));
-        break;
+        case ptx::Space::Shared: {
+          if (!v->dims.empty() && v->dims[0] == 0)
+            throwUnsupported(v->loc, "function-scope extern .shared");
+          if (depth > 0) { // planned once per block by lowerModuleScope
+            scopes.back()[v->name] = f.name + "::" + v->name;
+            break;
+          }
+          uint32_t a = varAlign(*v);
+          sharedOff = (sharedOff + a - 1) / a * a;
+          sharedOffsets_[declare(v->name)] = sharedOff;
+          sharedOff += static_cast<uint32_t>(varBytes(*v));
+          break;
+        }
+        default:
+          throwUnsupported(v->loc, "function-scope variables in this state space");
+        }
+        continue;
       }
-      case ptx::Space::Shared: {
-        if (!v->dims.empty() && v->dims[0] == 0)
-          throwUnsupported(v->loc, "function-scope extern .shared");
-        uint32_t a = varAlign(*v);
-        sharedOff = (sharedOff + a - 1) / a * a;
-        sharedOffsets_[declare(v->name)] = sharedOff;
-        sharedOff += static_cast<uint32_t>(varBytes(*v));
-        break;
+      if (auto *in = std::get_if<ptx::Instruction>(&st)) {
+        ptx::Instruction copy = *in;
+        for (auto &op : copy.operands)
+          renameOp(op);
+        if (copy.guard)
+          rename(copy.guard->reg);
+        const ptx::Function *callee = nullptr;
+        if (copy.opcode == "call") {
+          size_t i = !copy.operands.empty() &&
+                             copy.operands[0].kind == ptx::Operand::Kind::List ? 1 : 0;
+          if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
+            callee = ms.ast.findFunction(copy.operands[i].name);
+          if (callee && !callee->hasBody)
+            callee = nullptr; // an external function: a runtime service
+        }
+        if (callee) {
+          // A device function is inlined: its parameters and return values name the call's
+          // .param variables, its registers and labels get names of their own.
+          if (copy.guard)
+            throwUnsupported(copy.loc, "predicated call");
+          if (depth >= 16)
+            throwUnsupported(copy.loc, "recursive or too deeply nested call to '" + callee->name +
+                                           "'");
+          const auto &o = copy.operands;
+          const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
+          const ptx::Operand *args = nullptr;
+          for (const auto &op : o)
+            if (&op != rets && op.kind == ptx::Operand::Kind::List)
+              args = &op;
+          Scopes inner(1);
+          auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
+            size_t n = actual ? actual->elems.size() : 0;
+            if (formal.size() != n)
+              throwInvalid(copy.loc, "call to '" + callee->name + "' with " + std::to_string(n) +
+                                         " values where it declares " +
+                                         std::to_string(formal.size()));
+            for (size_t k = 0; k < n; ++k) {
+              if (formal[k].decl.space != ptx::Space::Param)
+                throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
+              inner[0][formal[k].decl.name] = actual->elems[k].name;
+            }
+          };
+          bind(callee->params, args);
+          bind(callee->returns, rets);
+          std::string innerSuffix = "$" + std::to_string(++inlineCounter);
+          for (const auto &cst : callee->body)
+            if (auto *l = std::get_if<ptx::Label>(&cst))
+              inner[0][l->name] = l->name + innerSuffix;
+          walk(*callee, inner, innerSuffix, depth + 1);
+          flat.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+          continue;
+        }
+        if (depth > 0 && (copy.opcode == "ret")) {
+          // Returning from an inlined function continues after its call.
+          ptx::Instruction br = copy;
+          br.opcode = "bra";
+          br.mods.clear();
+          br.types.clear();
+          ptx::Operand target;
+          target.kind = ptx::Operand::Kind::Symbol;
+          target.loc = copy.loc;
+          target.name = endLabel;
+          br.operands = {target};
+          flat.push_back(std::move(br));
+          continue;
+        }
+        flat.push_back(std::move(copy));
+        continue;
       }
-      default:
-        throwUnsupported(v->loc, "function-scope variables in this state space");
+      if (std::holds_alternative<ptx::CallPrototype>(st))
+        throwUnsupported(f.loc, "indirect calls (.callprototype)");
+      if (auto *l = std::get_if<ptx::Label>(&st); l && depth > 0) {
+        ptx::Label renamed = *l;
+        rename(renamed.name);
+        flat.push_back(renamed);
+        continue;
       }
-      continue;
+      flat.push_back(st); // labels, directives
     }
-    if (auto *in = std::get_if<ptx::Instruction>(&st)) {
-      ptx::Instruction copy = *in;
-      for (auto &op : copy.operands)
-        renameOp(op);
-      if (copy.guard)
-        rename(copy.guard->reg);
-      flat.push_back(std::move(copy));
-      continue;
-    }
-    if (std::holds_alternative<ptx::CallPrototype>(st))
-      throwUnsupported(fn_.loc, "indirect calls (.callprototype)");
-    flat.push_back(st); // labels, directives
-  }
+  };
+  Scopes top(1);
+  walk(fn_, top, "", 0);
   localBytes_ = (localOff + 15) & ~15u;
   info_.localBytesPerThread = localBytes_;
   info_.staticSharedBytes = sharedOff;

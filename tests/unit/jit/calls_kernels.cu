@@ -1,0 +1,42 @@
+// Kernels for the JIT unit tests that call non-inlined device functions.
+__device__ __noinline__ int scaleAdd(int a, int b, int k) { return a * k + b; }
+
+__device__ __noinline__ float blockSum(float v, float *s) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  for (int k = blockDim.x / 2; k > 0; k >>= 1) {
+    if (threadIdx.x < k)
+      s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+  float r = s[0];
+  __syncthreads();
+  return r;
+}
+
+__device__ __noinline__ int clampTo(int v, int lo, int hi) {
+  if (v < lo)
+    return lo;
+  if (v > hi)
+    return hi;
+  return v;
+}
+
+__device__ __noinline__ unsigned long long fact(unsigned n) { return n <= 1 ? 1 : n * fact(n - 1); }
+
+extern "C" __global__ void callChain(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = scaleAdd(in[t], 7, 3);
+  v = scaleAdd(v, -1, 2);
+  out[t] = clampTo(v, 0, 500);
+}
+
+extern "C" __global__ void callWithBarrier(const float *in, float *out) {
+  __shared__ float s[256];
+  float total = blockSum(in[blockIdx.x * blockDim.x + threadIdx.x], s);
+  float total2 = blockSum(1.0f, s);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = total * 1000.0f + total2;
+}
+
+extern "C" __global__ void recursive(unsigned long long *out, unsigned n) { out[0] = fact(n); }
