@@ -7,18 +7,11 @@
 namespace cucpu::api::impl {
 namespace {
 
-constexpr unsigned kCtxFlags = CU_CTX_FLAGS_MASK;
-
-bool validSchedFlags(unsigned flags) {
-  unsigned s = flags & CU_CTX_SCHED_MASK;
-  return (flags & ~kCtxFlags) == 0 && (s == 0 || s == 1 || s == 2 || s == 4);
-}
-
 CUresult createCtx(CUcontext *pctx, unsigned flags, CUdevice dev) {
   driver::Device *d;
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
-  if (!pctx || !validSchedFlags(flags))
+  if (!pctx || !validContextFlags(flags))
     return CUDA_ERROR_INVALID_VALUE;
   driver::Context *c;
   CUresult r = driver::createContext(d, flags, &c);
@@ -52,7 +45,7 @@ CUresult primarySetFlags(CUdevice dev, unsigned int flags) {
   driver::Device *d;
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
-  if (!validSchedFlags(flags))
+  if (!validContextFlags(flags))
     return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard lk(d->primaryMutex);
   d->primaryFlags = flags;

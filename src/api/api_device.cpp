@@ -6,6 +6,7 @@
 #include "cucpu/driver/device.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace cucpu::api::impl {
@@ -109,6 +110,110 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
     return CUDA_ERROR_INVALID_VALUE;
   *major = d->ccMajor();
   *minor = d->ccMinor();
+  return CUDA_SUCCESS;
+}
+
+namespace {
+
+int attributeOf(const driver::Device *d, CUdevice_attribute a) {
+  int v = 0;
+  d->attribute(a, &v);
+  return v;
+}
+
+// "dddd:bb:dd.f" (hex), or the forms without domain or function; false when malformed.
+bool parsePciBusId(const char *s, unsigned *domain, unsigned *bus, unsigned *device) {
+  unsigned a, b, c, f = 0;
+  int n = 0;
+  if (std::sscanf(s, "%x:%x:%x%n", &a, &b, &c, &n) == 3 && (s[n] == '\0' || s[n] == '.')) {
+    *domain = a, *bus = b, *device = c;
+  } else if (n = 0; std::sscanf(s, "%x:%x%n", &b, &c, &n) == 2 && (s[n] == '\0' || s[n] == '.')) {
+    *domain = 0, *bus = b, *device = c;
+  } else {
+    return false;
+  }
+  if (s[n] == '.' && (std::sscanf(s + n + 1, "%x", &f) != 1 || f != 0))
+    return false;
+  return true;
+}
+
+} // namespace
+
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!pciBusId || len <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0",
+                attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
+                attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
+                attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  unsigned domain, bus, device;
+  if (!dev || !pciBusId || !parsePciBusId(pciBusId, &domain, &bus, &device))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (int i = 0; i < driver::deviceCount(); ++i) {
+    const driver::Device *d = driver::device(i);
+    if (unsigned(attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)) == domain &&
+        unsigned(attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)) == bus &&
+        unsigned(attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID)) == device) {
+      *dev = i;
+      return CUDA_SUCCESS;
+    }
+  }
+  return CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!prop)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto a = [&](CUdevice_attribute at) { return attributeOf(d, at); };
+  prop->maxThreadsPerBlock = a(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  prop->maxThreadsDim[0] = a(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  prop->maxThreadsDim[1] = a(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  prop->maxThreadsDim[2] = a(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  prop->maxGridSize[0] = a(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  prop->maxGridSize[1] = a(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  prop->maxGridSize[2] = a(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  prop->sharedMemPerBlock = a(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  prop->totalConstantMemory = a(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+  prop->SIMDWidth = a(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  prop->memPitch = a(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+  prop->regsPerBlock = a(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  prop->clockRate = a(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  prop->textureAlign = a(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format,
+                                            unsigned numChannels, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!maxWidthInElements || (numChannels != 1 && numChannels != 2 && numChannels != 4) ||
+      format == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *maxWidthInElements =
+      static_cast<size_t>(attributeOf(d, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!pi || static_cast<unsigned>(type) >= CU_EXEC_AFFINITY_TYPE_MAX)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pi = 0; // worker threads cannot be partitioned between contexts
   return CUDA_SUCCESS;
 }
 

@@ -1,8 +1,7 @@
-// Entry points: device memory allocation, copies and memsets.
+// Entry points: device memory allocation, linear copies and memsets (1D and 2D).
+#include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
-
-#include "cucpu/driver/memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,12 +10,7 @@ namespace cucpu::api::impl {
 
 namespace {
 
-// Device ranges must lie inside one live allocation.
-bool validDevice(CUdeviceptr p, size_t bytes) {
-  return p && driver::memory().find(static_cast<uintptr_t>(p), bytes, nullptr);
-}
-
-void *ptr(CUdeviceptr p) { return reinterpret_cast<void *>(static_cast<uintptr_t>(p)); }
+void *ptr(CUdeviceptr p) { return hostPtr(p); }
 
 template <typename T> CUresult memsetN(CUdeviceptr dst, T value, size_t n) {
   driver::Context *c;
@@ -32,6 +26,63 @@ template <typename T> CUresult memsetN(CUdeviceptr dst, T value, size_t n) {
   else
     std::fill_n(p, n, value);
   return c->stickyError();
+}
+
+// Width elements of T in each of Height rows `pitch` bytes apart.
+template <typename T>
+CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (width == 0 || height == 0)
+    return CUDA_SUCCESS;
+  if (width > SIZE_MAX / sizeof(T) || (height > 1 && pitch < width * sizeof(T)) ||
+      dst % sizeof(T) != 0 || pitch % sizeof(T) != 0 ||
+      (height - 1) > (SIZE_MAX - width * sizeof(T)) / std::max<size_t>(pitch, 1) ||
+      !validDevice(dst, (height - 1) * pitch + width * sizeof(T)))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t y = 0; y < height; ++y)
+    std::fill_n(static_cast<T *>(ptr(dst + y * pitch)), width, value);
+  return c->stickyError();
+}
+
+enum class Side { Device, Host, Unified };
+
+bool valid(CUdeviceptr p, size_t bytes, Side side) {
+  switch (side) {
+  case Side::Device:
+    return validDevice(p, bytes);
+  case Side::Host:
+    return p != 0;
+  case Side::Unified:
+    return validUnified(p, bytes);
+  }
+  return false;
+}
+
+CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (bytes == 0)
+    return CUDA_SUCCESS;
+  if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(ptr(dst), ptr(src), bytes);
+  return c->stickyError();
+}
+
+CUdeviceptr addr(const void *p) { return reinterpret_cast<uintptr_t>(p); }
+
+CUresult copyPeer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx,
+                  size_t bytes) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!dstCtx || !srcCtx || !driver::isLiveContext(fromHandle(dstCtx)) ||
+      !driver::isLiveContext(fromHandle(srcCtx)))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return copy(dst, Side::Device, src, Side::Device, bytes);
 }
 
 } // namespace
@@ -66,39 +117,15 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (ByteCount == 0)
-    return CUDA_SUCCESS;
-  if (!srcHost || !validDevice(dstDevice, ByteCount))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::memmove(ptr(dstDevice), srcHost, ByteCount);
-  return c->stickyError();
+  return copy(dstDevice, Side::Device, addr(srcHost), Side::Host, ByteCount);
 }
 
 CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (ByteCount == 0)
-    return CUDA_SUCCESS;
-  if (!dstHost || !validDevice(srcDevice, ByteCount))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::memmove(dstHost, ptr(srcDevice), ByteCount);
-  return c->stickyError();
+  return copy(addr(dstHost), Side::Host, srcDevice, Side::Device, ByteCount);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (ByteCount == 0)
-    return CUDA_SUCCESS;
-  if (!validDevice(dstDevice, ByteCount) || !validDevice(srcDevice, ByteCount))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::memmove(ptr(dstDevice), ptr(srcDevice), ByteCount);
-  return c->stickyError();
+  return copy(dstDevice, Side::Device, srcDevice, Side::Device, ByteCount);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
@@ -109,6 +136,85 @@ CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
 }
 CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   return memsetN<uint32_t>(dstDevice, ui, N);
+}
+
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                            unsigned int ElementSizeBytes) {
+  driver::Context *c;
+  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
+      (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+    return CUDA_ERROR_INVALID_VALUE;
+  constexpr size_t kPitchAlign = 512; // rows start on texture-pitch boundaries, as on GPUs
+  size_t pitch = (WidthInBytes + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+  if (pitch < WidthInBytes || Height > SIZE_MAX / pitch)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  CUresult r = driver::memory().allocate(c, pitch * Height, dptr);
+  if (r == CUDA_SUCCESS)
+    *pPitch = pitch;
+  return r;
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  return copy(dst, Side::Unified, src, Side::Unified, ByteCount);
+}
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  return cuMemcpy(dst, src, ByteCount);
+}
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                      CUcontext srcContext, size_t ByteCount) {
+  return copyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+}
+CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount) {
+  return copyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+}
+
+// Launches and copies are synchronous, so the per-thread default stream behaves as the legacy
+// one: the _ptds variants share the implementation.
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
+  return cuMemcpyHtoD_v2(dstDevice, srcHost, ByteCount);
+}
+CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  return cuMemcpyDtoH_v2(dstHost, srcDevice, ByteCount);
+}
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  return cuMemcpyDtoD_v2(dstDevice, srcDevice, ByteCount);
+}
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
+  return memsetN<uint8_t>(dstDevice, uc, N);
+}
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N) {
+  return memsetN<uint16_t>(dstDevice, us, N);
+}
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
+  return memsetN<uint32_t>(dstDevice, ui, N);
+}
+
+CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                         size_t Height) {
+  return memset2D<uint8_t>(dstDevice, dstPitch, uc, Width, Height);
+}
+CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                          size_t Height) {
+  return memset2D<uint16_t>(dstDevice, dstPitch, us, Width, Height);
+}
+CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                          size_t Height) {
+  return memset2D<uint32_t>(dstDevice, dstPitch, ui, Width, Height);
+}
+CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc,
+                              size_t Width, size_t Height) {
+  return memset2D<uint8_t>(dstDevice, dstPitch, uc, Width, Height);
+}
+CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us,
+                               size_t Width, size_t Height) {
+  return memset2D<uint16_t>(dstDevice, dstPitch, us, Width, Height);
+}
+CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui,
+                               size_t Width, size_t Height) {
+  return memset2D<uint32_t>(dstDevice, dstPitch, ui, Width, Height);
 }
 
 } // namespace cucpu::api::impl

@@ -3,6 +3,7 @@
 #include "entry_points.h"
 
 #include "cucpu/driver/module.h"
+#include "cucpu/support/env.h"
 
 #include <cstring>
 #include <fstream>
@@ -111,6 +112,47 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   if (!f)
     return CUDA_ERROR_NOT_FOUND;
   *hfunc = reinterpret_cast<CUfunction>(f);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
+  driver::Module *m;
+  if (CUresult r = moduleOf(hmod, &m); r != CUDA_SUCCESS)
+    return r;
+  if (!name)
+    return CUDA_ERROR_INVALID_VALUE;
+  return m->global(name, dptr, bytes);
+}
+
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
+  driver::Module *m;
+  if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
+    return r;
+  if (!count)
+    return CUDA_ERROR_INVALID_VALUE;
+  *count = static_cast<unsigned>(m->functions().size());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions,
+                                    CUmodule mod) {
+  driver::Module *m;
+  if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
+    return r;
+  if (!functions)
+    return CUDA_ERROR_INVALID_VALUE;
+  const auto &all = m->functions();
+  for (size_t i = 0; i < all.size() && i < numFunctions; ++i)
+    functions[i] = reinterpret_cast<CUfunction>(all[i].get());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
+  if (!mode)
+    return CUDA_ERROR_INVALID_VALUE;
+  // CUDA_MODULE_LOADING=EAGER asks for eager loading; lazy is CUDA's default.
+  auto v = env::get("CUDA_MODULE_LOADING");
+  *mode = v && *v == "EAGER" ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
   return CUDA_SUCCESS;
 }
 

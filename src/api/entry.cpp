@@ -1,6 +1,7 @@
 // The exception barrier, the not-implemented path and the handle checks shared by entry points.
 #include "entry.h"
 
+#include "cucpu/driver/module.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
@@ -68,6 +69,20 @@ CUresult deviceOf(CUdevice dev, driver::Device **out) {
     return r;
   *out = driver::device(dev);
   return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult functionOf(CUfunction h, driver::Function **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Function *>(h);
+  return driver::isLiveFunction(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult moduleOf(CUmodule h, driver::Module **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Module *>(h);
+  return driver::isLiveModule(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 } // namespace cucpu::api

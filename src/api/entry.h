@@ -6,6 +6,11 @@
 #include <atomic>
 #include <cuda.h>
 
+namespace cucpu::driver {
+class Function;
+class Module;
+} // namespace cucpu::driver
+
 namespace cucpu::api {
 
 // Called from a catch block of a generated wrapper: bad_alloc is CUDA_ERROR_OUT_OF_MEMORY, any
@@ -29,6 +34,16 @@ CUresult resolveContext(CUcontext h, driver::Context **out);
 
 // A device ordinal passed by the caller: NOT_INITIALIZED before cuInit, INVALID_DEVICE if bad.
 CUresult deviceOf(CUdevice dev, driver::Device **out);
+
+// Function and module handles: NOT_INITIALIZED before cuInit, INVALID_HANDLE unless live.
+CUresult functionOf(CUfunction h, driver::Function **out);
+CUresult moduleOf(CUmodule h, driver::Module **out);
+
+// Context creation flags: known bits and at most one scheduling policy.
+inline bool validContextFlags(unsigned flags) {
+  unsigned s = flags & CU_CTX_SCHED_MASK;
+  return (flags & ~unsigned(CU_CTX_FLAGS_MASK)) == 0 && (s == 0 || s == 1 || s == 2 || s == 4);
+}
 
 inline driver::Context *fromHandle(CUcontext h) { return reinterpret_cast<driver::Context *>(h); }
 inline CUcontext toHandle(driver::Context *c) { return reinterpret_cast<CUcontext>(c); }

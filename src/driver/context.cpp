@@ -22,7 +22,46 @@ thread_local std::vector<Context *> stack;
 } // namespace
 
 Context::Context(Device *dev, unsigned flags, bool primary)
-    : device_(dev), flags_(flags), primary_(primary), id_(nextContextId++) {}
+    : device_(dev), flags_(flags), primary_(primary),
+      id_(nextContextId++), limits_{/* STACK_SIZE */ 1024,
+                                    /* PRINTF_FIFO_SIZE */ 1 << 20,
+                                    /* MALLOC_HEAP_SIZE */ 8 << 20,
+                                    /* DEV_RUNTIME_SYNC_DEPTH */ 2,
+                                    /* DEV_RUNTIME_PENDING_LAUNCH_COUNT */ 2048,
+                                    /* MAX_L2_FETCH_GRANULARITY */ 64,
+                                    /* PERSISTING_L2_CACHE_SIZE */ 0,
+                                    /* SHMEM_SIZE */ 48 << 10,
+                                    /* CIG_ENABLED */ 0,
+                                    /* CIG_SHMEM_FALLBACK_ENABLED */ 0} {}
+
+CUresult Context::limit(CUlimit which, size_t *value) const {
+  if (static_cast<unsigned>(which) >= CU_LIMIT_MAX)
+    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  std::lock_guard lk(mutex);
+  *value = limits_[which];
+  return CUDA_SUCCESS;
+}
+
+CUresult Context::setLimit(CUlimit which, size_t value) {
+  switch (which) {
+  case CU_LIMIT_STACK_SIZE:
+  case CU_LIMIT_PRINTF_FIFO_SIZE:
+  case CU_LIMIT_MALLOC_HEAP_SIZE:
+  case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+  case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+  case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+    break;
+  case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: // a power of two up to 128 bytes
+    if (value > 128 || (value & (value - 1)) != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+    break;
+  default: // the shared-memory size and CUDA-in-graphics limits are read-only here
+    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  }
+  std::lock_guard lk(mutex);
+  limits_[which] = value;
+  return CUDA_SUCCESS;
+}
 
 Context::~Context() {
   std::lock_guard lk(mutex);
@@ -100,6 +139,13 @@ CUresult createContext(Device *dev, unsigned flags, Context **out) {
 
 CUresult destroyContext(Context *c) {
   unregisterContext(c);
+  {
+    std::lock_guard lk(registryMutex);
+    for (const Context *other : liveContexts()) {
+      std::lock_guard peerLock(other->mutex);
+      const_cast<Context *>(other)->peers.erase(c);
+    }
+  }
   memory().releaseContext(c);
   log::debug(log::Component::Driver, "context {} destroyed", c->id());
   delete c;

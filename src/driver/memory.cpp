@@ -1,17 +1,53 @@
-// The allocation tracker: device allocations are aligned host memory in an interval map.
+// The allocation tracker: device and host allocations are aligned host memory in an interval map.
 #include "cucpu/driver/memory.h"
 
 #include "cucpu/driver/context.h"
 #include "cucpu/support/log.h"
 
 #include <cstdlib>
-#include <vector>
 
 namespace cucpu::driver {
+namespace {
+
+void release(const Allocation &a) {
+  if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
+    std::free(reinterpret_cast<void *>(a.base));
+}
+
+// Removes the allocation based at `base` if it is of `kind`.
+template <typename M>
+CUresult erase(M &map, uintptr_t base, MemoryKind kind, CUresult missing, size_t &used) {
+  auto it = map.find(base);
+  if (it == map.end() || it->second.kind != kind)
+    return missing;
+  used -= it->second.reserved;
+  release(it->second);
+  map.erase(it);
+  return CUDA_SUCCESS;
+}
+
+} // namespace
 
 MemoryTracker &memory() {
   static auto *m = new MemoryTracker(); // outlives static destructors of the application
   return *m;
+}
+
+CUresult MemoryTracker::insert(Allocation a) {
+  std::lock_guard lk(mutex_);
+  auto next = allocations_.lower_bound(a.base);
+  if (next != allocations_.end() && next->first < a.base + a.size)
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  if (next != allocations_.begin()) {
+    const Allocation &prev = std::prev(next)->second;
+    if (prev.base + prev.size > a.base)
+      return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  }
+  a.id = nextId_++;
+  allocations_[a.base] = a;
+  log::trace(log::Component::Mem, "tracking {} bytes at {:#x} (kind {})", a.size, a.base,
+             static_cast<int>(a.kind));
+  return CUDA_SUCCESS;
 }
 
 CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
@@ -27,27 +63,63 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
     used_ += rounded;
   }
   void *p = std::aligned_alloc(256, rounded);
-  std::lock_guard lk(mutex_);
   if (!p) {
+    std::lock_guard lk(mutex_);
     used_ -= rounded;
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
   auto base = reinterpret_cast<uintptr_t>(p);
-  allocations_[base] = Allocation{base, bytes, rounded, ctx};
+  insert(Allocation{base, bytes, rounded, ctx, MemoryKind::Device, 0, 0, false});
   *out = static_cast<CUdeviceptr>(base);
-  log::trace(log::Component::Mem, "alloc {} bytes at {:#x}", bytes, base);
   return CUDA_SUCCESS;
+}
+
+CUresult MemoryTracker::allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out) {
+  if (bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  const size_t rounded = (bytes + 255) & ~size_t(255);
+  void *p = rounded < bytes ? nullptr : std::aligned_alloc(256, rounded);
+  if (!p)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  auto base = reinterpret_cast<uintptr_t>(p);
+  insert(Allocation{base, bytes, 0, ctx, MemoryKind::Host, flags, 0, false});
+  *out = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult MemoryTracker::registerHost(Context *ctx, void *ptr, size_t bytes, unsigned flags) {
+  auto base = reinterpret_cast<uintptr_t>(ptr);
+  if (!ptr || bytes == 0 || base + bytes < base)
+    return CUDA_ERROR_INVALID_VALUE;
+  return insert(Allocation{base, bytes, 0, ctx, MemoryKind::Registered, flags, 0, false});
 }
 
 CUresult MemoryTracker::free(CUdeviceptr ptr) {
   std::lock_guard lk(mutex_);
-  auto it = allocations_.find(static_cast<uintptr_t>(ptr));
-  if (it == allocations_.end())
-    return CUDA_ERROR_INVALID_VALUE;
-  used_ -= it->second.reserved;
-  std::free(reinterpret_cast<void *>(it->first));
-  allocations_.erase(it);
-  return CUDA_SUCCESS;
+  return erase(allocations_, static_cast<uintptr_t>(ptr), MemoryKind::Device,
+               CUDA_ERROR_INVALID_VALUE, used_);
+}
+
+CUresult MemoryTracker::freeHost(void *ptr) {
+  std::lock_guard lk(mutex_);
+  return erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Host,
+               CUDA_ERROR_INVALID_VALUE, used_);
+}
+
+CUresult MemoryTracker::unregisterHost(void *ptr) {
+  std::lock_guard lk(mutex_);
+  return erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Registered,
+               CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, used_);
+}
+
+void MemoryTracker::trackGlobal(Context *ctx, void *ptr, size_t bytes) {
+  insert(Allocation{reinterpret_cast<uintptr_t>(ptr), bytes, 0, ctx, MemoryKind::Global, 0, 0,
+                    false}); // already tracked: nothing to do
+}
+
+void MemoryTracker::untrackGlobal(void *ptr) {
+  std::lock_guard lk(mutex_);
+  erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Global, CUDA_SUCCESS, used_);
 }
 
 bool MemoryTracker::find(uintptr_t ptr, size_t bytes, Allocation *out) const {
@@ -64,12 +136,24 @@ bool MemoryTracker::find(uintptr_t ptr, size_t bytes, Allocation *out) const {
   return true;
 }
 
+bool MemoryTracker::setSyncMemops(uintptr_t ptr, bool value) {
+  std::lock_guard lk(mutex_);
+  auto it = allocations_.upper_bound(ptr);
+  if (it == allocations_.begin())
+    return false;
+  --it;
+  if (ptr - it->second.base >= it->second.size)
+    return false;
+  it->second.syncMemops = value;
+  return true;
+}
+
 void MemoryTracker::releaseContext(Context *ctx) {
   std::lock_guard lk(mutex_);
   for (auto it = allocations_.begin(); it != allocations_.end();) {
     if (it->second.ctx == ctx) {
       used_ -= it->second.reserved;
-      std::free(reinterpret_cast<void *>(it->first));
+      release(it->second);
       it = allocations_.erase(it);
     } else {
       ++it;

@@ -2,9 +2,11 @@
 #include "cucpu/driver/module.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/memory.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <unordered_set>
@@ -56,37 +58,67 @@ Function::Function(Module *m, const jit::KernelInfo *k)
 
 const std::string &Function::name() const { return kernel_->name; }
 
+bool Function::param(size_t index, size_t *offset, size_t *size) const {
+  if (index >= kernel_->params.size())
+    return false;
+  *offset = kernel_->params[index].offset;
+  *size = kernel_->params[index].size;
+  return true;
+}
+
+int Function::maxThreadsPerBlock() const {
+  const auto &k = *kernel_;
+  uint64_t n = 1024;
+  if (k.reqntid[0])
+    n = uint64_t(k.reqntid[0]) * std::max(1u, k.reqntid[1]) * std::max(1u, k.reqntid[2]);
+  else if (k.maxntid[0])
+    n = uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]);
+  return static_cast<int>(std::min<uint64_t>(n, 1024));
+}
+
 CUresult Function::attribute(CUfunction_attribute attr, int *value) const {
   const auto &k = *kernel_;
   switch (attr) {
-  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
-    uint64_t n = 1024;
-    if (k.reqntid[0])
-      n = uint64_t(k.reqntid[0]) * std::max(1u, k.reqntid[1]) * std::max(1u, k.reqntid[2]);
-    else if (k.maxntid[0])
-      n = uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]);
-    *value = static_cast<int>(std::min<uint64_t>(n, 1024));
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = maxThreadsPerBlock();
     return CUDA_SUCCESS;
-  }
-  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(k.staticSharedBytes); return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = 0; return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = static_cast<int>(k.localBytesPerThread); return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = static_cast<int>(std::min(k.numRegs, 255u)); return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_PTX_VERSION: *value = static_cast<int>(k.ptxVersion); return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    *value = static_cast<int>(k.staticSharedBytes);
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+    *value = 0;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+    *value = static_cast<int>(k.localBytesPerThread);
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *value = static_cast<int>(std::min(k.numRegs, 255u));
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    *value = static_cast<int>(k.ptxVersion);
+    return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: {
     Device *d = module_->context()->device();
     *value = d->ccMajor() * 10 + d->ccMinor();
     return CUDA_SUCCESS;
   }
-  case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = 0; return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = maxDynamicShared_; return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = -1; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+    *value = 0;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    *value = maxDynamicShared_;
+    return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    *value = -1;
+    return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
   case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-  case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *value = 0; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+    *value = 0;
+    return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -116,6 +148,8 @@ Module::Module(Context *ctx, std::unique_ptr<jit::Program> program)
 }
 
 Module::~Module() {
+  for (void *g : trackedGlobals_)
+    memory().untrackGlobal(g);
   untrack(this);
   for (auto &f : functions_)
     untrack(f.get());
@@ -126,6 +160,25 @@ Function *Module::function(std::string_view name) {
     if (f->name() == name)
       return f.get();
   return nullptr;
+}
+
+CUresult Module::global(std::string_view name, CUdeviceptr *address, size_t *bytes) {
+  auto g = program_->global(name);
+  if (!g)
+    return static_cast<CUresult>(g.error().code());
+  {
+    std::lock_guard lk(ctx_->mutex);
+    if (std::find(trackedGlobals_.begin(), trackedGlobals_.end(), g->first) ==
+        trackedGlobals_.end()) {
+      memory().trackGlobal(ctx_, g->first, g->second); // copies and memsets may target it
+      trackedGlobals_.push_back(g->first);
+    }
+  }
+  if (address)
+    *address = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(g->first));
+  if (bytes)
+    *bytes = g->second;
+  return CUDA_SUCCESS;
 }
 
 CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out) {
@@ -152,7 +205,8 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
     else
       result = static_cast<CUresult>(loaded.error().code());
   }
-  float ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+  float ms =
+      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (opts.wallTimeMs)
     *opts.wallTimeMs = ms;
   if (result != CUDA_SUCCESS) {

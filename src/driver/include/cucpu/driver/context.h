@@ -8,6 +8,7 @@
 #include <cuda.h>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace cucpu::driver {
@@ -21,6 +22,7 @@ public:
 
   Device *device() const { return device_; }
   unsigned flags() const { return flags_; }
+  void setFlags(unsigned flags) { flags_ = flags; }
   bool isPrimary() const { return primary_; }
   unsigned long long id() const { return id_; }
 
@@ -32,14 +34,26 @@ public:
   Module *addModule(std::unique_ptr<Module> m);
   bool removeModule(Module *m);
 
-  std::mutex mutex;
+  // cuCtxSetLimit / cuCtxGetLimit: UNSUPPORTED_LIMIT for limits this driver does not have.
+  CUresult limit(CUlimit which, size_t *value) const;
+  CUresult setLimit(CUlimit which, size_t value);
+
+  // Preferences a GPU uses to split on-chip memory; recorded and reported back.
+  std::atomic<CUfunc_cache> cacheConfig{CU_FUNC_CACHE_PREFER_NONE};
+  std::atomic<CUsharedconfig> sharedConfig{CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE};
+
+  // Contexts whose memory this one has enabled peer access to (guarded by `mutex`).
+  std::set<const Context *> peers;
+
+  mutable std::mutex mutex;
 
 private:
   Device *device_;
-  unsigned flags_;
+  std::atomic<unsigned> flags_;
   bool primary_;
   unsigned long long id_;
   std::atomic<CUresult> sticky_{CUDA_SUCCESS};
+  size_t limits_[CU_LIMIT_MAX];
   std::vector<std::unique_ptr<Module>> modules_;
 };
 

@@ -1,4 +1,5 @@
-// Device memory and its allocation tracker: an interval map of every live allocation.
+// Device and page-locked host memory, and the allocation tracker: an interval map of every live
+// allocation and registered host range, which answers pointer queries and validates copies.
 #pragma once
 
 #include <cuda.h>
@@ -12,29 +13,55 @@ namespace cucpu::driver {
 
 class Context;
 
+enum class MemoryKind {
+  Device,     // cuMemAlloc*: counted against the device's capacity
+  Host,       // cuMemAllocHost / cuMemHostAlloc: page-locked host memory owned by the driver
+  Registered, // cuMemHostRegister: the caller's memory, only tracked
+  Global,     // a module's .global/.const variable: owned by the module, only tracked
+};
+
 struct Allocation {
   uintptr_t base = 0;
   size_t size = 0;     // bytes requested: accesses beyond are out of bounds
-  size_t reserved = 0; // bytes taken from the device's capacity (size rounded up to 256)
+  size_t reserved = 0; // bytes taken from the device's capacity (device memory, rounded to 256)
   Context *ctx = nullptr;
+  MemoryKind kind = MemoryKind::Device;
+  unsigned flags = 0;        // CU_MEMHOSTALLOC_* / CU_MEMHOSTREGISTER_* of host memory
+  unsigned long long id = 0; // unique for the process (CU_POINTER_ATTRIBUTE_BUFFER_ID)
+  bool syncMemops = false;   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
 };
 
 class MemoryTracker {
 public:
   // Device memory: host memory aligned to 256 bytes, counted against the device's capacity.
   CUresult allocate(Context *ctx, size_t bytes, CUdeviceptr *out);
-  // `ptr` must be the base of a live allocation.
+  // `ptr` must be the base of a live device allocation.
   CUresult free(CUdeviceptr ptr);
+  // Page-locked host memory (every host allocation is mapped: its device pointer is itself).
+  CUresult allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out);
+  // `ptr` must be the base of a live host allocation.
+  CUresult freeHost(void *ptr);
+  // HOST_MEMORY_ALREADY_REGISTERED when the range overlaps a tracked one.
+  CUresult registerHost(Context *ctx, void *ptr, size_t bytes, unsigned flags);
+  // HOST_MEMORY_NOT_REGISTERED unless `ptr` is the base of a registered range.
+  CUresult unregisterHost(void *ptr);
+  // A module variable, tracked from its first lookup until the module is unloaded.
+  void trackGlobal(Context *ctx, void *ptr, size_t bytes);
+  void untrackGlobal(void *ptr);
   // The allocation containing [ptr, ptr + bytes), if any (bytes may be 0: contains ptr).
   bool find(uintptr_t ptr, size_t bytes, Allocation *out) const;
-  // Frees every allocation of a context that is being destroyed.
+  bool setSyncMemops(uintptr_t ptr, bool value);
+  // Frees every allocation of a context that is being destroyed (registered ranges are only
+  // forgotten: their memory belongs to the application).
   void releaseContext(Context *ctx);
   size_t used() const;
 
 private:
+  CUresult insert(Allocation a);
   mutable std::mutex mutex_;
   std::map<uintptr_t, Allocation> allocations_; // keyed by base
   size_t used_ = 0;
+  unsigned long long nextId_ = 1;
 };
 
 MemoryTracker &memory();

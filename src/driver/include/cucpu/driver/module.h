@@ -26,11 +26,17 @@ public:
   Module *module() const { return module_; }
   const jit::KernelInfo &kernel() const { return *kernel_; }
   const std::string &name() const;
+  // Offset and size of parameter `index` in the packed .param space; false when out of range.
+  bool param(size_t index, size_t *offset, size_t *size) const;
 
   // CU_FUNC_ATTRIBUTE_* values this function reports; INVALID_VALUE for unknown ones.
   CUresult attribute(CUfunction_attribute attr, int *value) const;
   CUresult setAttribute(CUfunction_attribute attr, int value);
   int maxDynamicShared() const { return maxDynamicShared_; }
+  // The most threads a block of this function may have (1024, or less by .maxntid/.reqntid).
+  int maxThreadsPerBlock() const;
+  // cuFuncSetCacheConfig's preference, recorded and reported back.
+  CUfunc_cache cacheConfig = CU_FUNC_CACHE_PREFER_NONE;
 
 private:
   Module *module_;
@@ -46,11 +52,15 @@ public:
   jit::Program &program() { return *program_; }
   // The function for a kernel of this module, or null when there is no such kernel.
   Function *function(std::string_view name);
+  const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
+  // A .global or .const variable: NOT_FOUND when the module has none of that name.
+  CUresult global(std::string_view name, CUdeviceptr *address, size_t *bytes);
 
 private:
   Context *ctx_;
   std::unique_ptr<jit::Program> program_;
   std::vector<std::unique_ptr<Function>> functions_;
+  std::vector<void *> trackedGlobals_; // in the allocation tracker until the module goes
 };
 
 // Options of cuModuleLoadDataEx that the loader honours.

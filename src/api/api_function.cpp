@@ -1,0 +1,68 @@
+// Entry points: function queries (name, parameters, module, loading state, cache preference).
+#include "entry.h"
+#include "entry_points.h"
+
+#include "cucpu/driver/module.h"
+
+namespace cucpu::api::impl {
+CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
+  driver::Function *f;
+  if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
+    return r;
+  if (!name)
+    return CUDA_ERROR_INVALID_VALUE;
+  *name = f->name().c_str();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
+                            size_t *paramSize) {
+  driver::Function *f;
+  if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
+    return r;
+  size_t offset, size;
+  if (!f->param(paramIndex, &offset, &size))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (paramOffset)
+    *paramOffset = offset;
+  if (paramSize)
+    *paramSize = size;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
+  driver::Function *f;
+  if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
+    return r;
+  if (!hmod)
+    return CUDA_ERROR_INVALID_VALUE;
+  *hmod = reinterpret_cast<CUmodule>(f->module());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
+  driver::Function *f;
+  if (CUresult r = functionOf(function, &f); r != CUDA_SUCCESS)
+    return r;
+  if (!state)
+    return CUDA_ERROR_INVALID_VALUE;
+  *state = CU_FUNCTION_LOADING_STATE_LOADED; // kernels are lowered when their module loads
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncLoad(CUfunction function) {
+  driver::Function *f;
+  return functionOf(function, &f);
+}
+
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
+  driver::Function *f;
+  if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
+    return r;
+  if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL)
+    return CUDA_ERROR_INVALID_VALUE;
+  f->cacheConfig = config;
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,86 @@
+// Entry points: page-locked host memory (allocated or registered) and its device addresses.
+#include "device_ptr.h"
+#include "entry.h"
+#include "entry_points.h"
+
+namespace cucpu::api::impl {
+namespace {
+
+constexpr unsigned kHostAllocFlags =
+    CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+constexpr unsigned kHostRegisterFlags = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+                                        CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY;
+
+CUresult hostAlloc(void **pp, size_t bytes, unsigned flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!pp || bytes == 0 || (flags & ~kHostAllocFlags))
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::memory().allocateHost(c, bytes, flags, pp);
+}
+
+// The host allocation or registered range containing `p`.
+bool hostRange(const void *p, driver::Allocation *a) {
+  return p && driver::memory().find(reinterpret_cast<uintptr_t>(p), 0, a) &&
+         (a->kind == driver::MemoryKind::Host || a->kind == driver::MemoryKind::Registered);
+}
+
+} // namespace
+
+CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) { return hostAlloc(pp, bytesize, 0); }
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
+  return hostAlloc(pp, bytesize, Flags);
+}
+
+CUresult cuMemFreeHost(void *p) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  return driver::memory().freeHost(p);
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!p || bytesize == 0 || (Flags & ~kHostRegisterFlags))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Flags & CU_MEMHOSTREGISTER_IOMEMORY) // device I/O memory needs a peer device
+    return CUDA_ERROR_NOT_SUPPORTED;
+  return driver::memory().registerHost(c, p, bytesize, Flags);
+}
+
+CUresult cuMemHostUnregister(void *p) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!p)
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::memory().unregisterHost(p);
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (!pdptr || Flags != 0 || !hostRange(p, &a))
+    return CUDA_ERROR_INVALID_VALUE;
+  *pdptr = reinterpret_cast<uintptr_t>(p); // host memory is mapped at the same address
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (!pFlags || !hostRange(p, &a))
+    return CUDA_ERROR_INVALID_VALUE;
+  *pFlags = a.flags;
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,132 @@
+// Entry points: strided copies (cuMemcpy2D, cuMemcpy3D and their peer and per-thread variants).
+#include "device_ptr.h"
+#include "entry.h"
+#include "entry_points.h"
+
+#include <cstring>
+
+namespace cucpu::api::impl {
+namespace {
+
+// One side of a strided copy, whatever descriptor it came from.
+struct Side {
+  CUmemorytype type;
+  const void *host;
+  CUdeviceptr device;
+  CUarray array;
+  size_t x, y, z, pitch, height;
+  CUcontext ctx; // peer copies only
+};
+
+struct Copy {
+  Side src, dst;
+  size_t width, height, depth;
+};
+
+template <typename D> Side srcOf(const D &d) {
+  return {d.srcMemoryType, d.srcHost, d.srcDevice, d.srcArray, d.srcXInBytes,
+          d.srcY,          0,         d.srcPitch,  0,          nullptr};
+}
+template <typename D> Side dstOf(const D &d) {
+  return {d.dstMemoryType, d.dstHost, d.dstDevice, d.dstArray, d.dstXInBytes,
+          d.dstY,          0,         d.dstPitch,  0,          nullptr};
+}
+
+// The address of the side's first byte after checking that every row lies in its memory.
+CUresult resolve(const Side &s, const Copy &c, char **out) {
+  const size_t rows = c.height, slices = c.depth;
+  if ((rows > 1 || slices > 1) && s.pitch < s.x + c.width)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (slices > 1 && s.height < s.y + rows)
+    return CUDA_ERROR_INVALID_VALUE;
+  const size_t slice = s.pitch * s.height;
+  const size_t first = s.z * slice + s.y * s.pitch + s.x;
+  const size_t extent = (slices - 1) * slice + (rows - 1) * s.pitch + c.width;
+  CUdeviceptr base;
+  switch (s.type) {
+  case CU_MEMORYTYPE_HOST:
+    if (!s.host)
+      return CUDA_ERROR_INVALID_VALUE;
+    *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
+    return CUDA_SUCCESS;
+  case CU_MEMORYTYPE_DEVICE:
+    base = s.device;
+    if (!validDevice(base + first, extent))
+      return CUDA_ERROR_INVALID_VALUE;
+    break;
+  case CU_MEMORYTYPE_UNIFIED:
+    base = s.device;
+    if (!validUnified(base + first, extent))
+      return CUDA_ERROR_INVALID_VALUE;
+    break;
+  case CU_MEMORYTYPE_ARRAY:
+    return CUDA_ERROR_NOT_SUPPORTED; // CUDA arrays are not implemented
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  *out = static_cast<char *>(hostPtr(base + first));
+  return CUDA_SUCCESS;
+}
+
+CUresult run(const Copy &c) {
+  driver::Context *ctx;
+  if (CUresult r = currentContext(&ctx); r != CUDA_SUCCESS)
+    return r;
+  if (c.width == 0 || c.height == 0 || c.depth == 0)
+    return CUDA_SUCCESS;
+  char *src, *dst;
+  if (CUresult r = resolve(c.src, c, &src); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = resolve(c.dst, c, &dst); r != CUDA_SUCCESS)
+    return r;
+  for (size_t z = 0; z < c.depth; ++z)
+    for (size_t y = 0; y < c.height; ++y)
+      std::memmove(dst + z * c.dst.pitch * c.dst.height + y * c.dst.pitch,
+                   src + z * c.src.pitch * c.src.height + y * c.src.pitch, c.width);
+  return ctx->stickyError();
+}
+
+CUresult copy2D(const CUDA_MEMCPY2D *p) {
+  if (!p)
+    return CUDA_ERROR_INVALID_VALUE;
+  return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1});
+}
+
+template <typename D> Copy copyOf3D(const D &d) {
+  Copy c{srcOf(d), dstOf(d), d.WidthInBytes, d.Height, d.Depth};
+  c.src.z = d.srcZ;
+  c.src.height = d.srcHeight;
+  c.dst.z = d.dstZ;
+  c.dst.height = d.dstHeight;
+  return c;
+}
+
+CUresult copy3D(const CUDA_MEMCPY3D *p) {
+  if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
+    return CUDA_ERROR_INVALID_VALUE;
+  return run(copyOf3D(*p));
+}
+
+CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
+  if (!p || p->srcLOD || p->dstLOD)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!driver::isLiveContext(fromHandle(p->srcContext)) ||
+      !driver::isLiveContext(fromHandle(p->dstContext)))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return run(copyOf3D(*p));
+}
+
+} // namespace
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { return copy2D(pCopy); }
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy) { return copy2D(pCopy); }
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) { return copy2D(pCopy); }
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy) { return copy2D(pCopy); }
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { return copy3D(pCopy); }
+CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy) { return copy3D(pCopy); }
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
+CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,76 @@
+// Entry points: peer access between devices (every virtual device can reach every other).
+#include "entry.h"
+#include "entry_points.h"
+
+namespace cucpu::api::impl {
+
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) {
+  driver::Device *d, *p;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = deviceOf(peerDev, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!canAccessPeer)
+    return CUDA_ERROR_INVALID_VALUE;
+  *canAccessPeer = d != p; // a device is not its own peer
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                 CUdevice dstDevice) {
+  driver::Device *s, *d;
+  if (CUresult r = deviceOf(srcDevice, &s); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = deviceOf(dstDevice, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (s == d)
+    return CUDA_ERROR_INVALID_DEVICE;
+  switch (attrib) {
+  case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+    *value = 0;
+    break;
+  case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+  case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    *value = 1;
+    break; // shared host memory
+  case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+    *value = 0;
+    break; // no CUDA arrays
+  case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+    *value = 0;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *peer = fromHandle(peerContext);
+  if (!peerContext || !driver::isLiveContext(peer))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (peer->device() == c->device())
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard lk(c->mutex);
+  return c->peers.insert(peer).second ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+}
+
+CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *peer = fromHandle(peerContext);
+  if (!peerContext || !driver::isLiveContext(peer))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard lk(c->mutex);
+  return c->peers.erase(peer) ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+}
+
+} // namespace cucpu::api::impl

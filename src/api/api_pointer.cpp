@@ -1,0 +1,130 @@
+// Entry points: unified addressing queries (pointer attributes, address ranges).
+#include "device_ptr.h"
+#include "entry.h"
+#include "entry_points.h"
+
+#include <cstring>
+
+namespace cucpu::api::impl {
+namespace {
+
+template <typename T> void put(void *data, T value) { std::memcpy(data, &value, sizeof value); }
+
+// Writes one attribute of the allocation `a` (null: not a CUDA pointer, which only
+// cuPointerGetAttributes answers, with zeros).
+CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocation *a,
+                   CUdeviceptr ptr) {
+  const bool device =
+      a && (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global);
+  switch (attr) {
+  case CU_POINTER_ATTRIBUTE_CONTEXT:
+    put(data, a ? toHandle(a->ctx) : CUcontext{});
+    break;
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+    put(data, static_cast<unsigned>(!a ? 0 : device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST));
+    break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    put(data, a ? ptr : CUdeviceptr{});
+    break;
+  case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+    if (device && a)
+      return CUDA_ERROR_INVALID_VALUE; // device memory has no host mapping in CUDA's model
+    put(data, a ? hostPtr(ptr) : nullptr);
+    break;
+  case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+    put(data, a && a->syncMemops);
+    break;
+  case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+  case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+    put(data, a ? a->id : 0ull);
+    break;
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+  case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+  case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+    put(data, false);
+    break;
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    put(data, a ? a->ctx->device()->ordinal() : -1);
+    break;
+  case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+  case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+    put(data, a ? CUdeviceptr(a->base) : 0);
+    break;
+  case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+  case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+    put(data, a ? a->size : size_t{0});
+    break;
+  case CU_POINTER_ATTRIBUTE_MAPPED:
+    put(data, a != nullptr);
+    break;
+  case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+    put(data, 0ull);
+    break;
+  case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+    put(data, static_cast<int>(a ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+                                 : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE));
+    break;
+  case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+    put(data, CUmemoryPool{});
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE; // P2P tokens need a GPU; unknown attributes
+  }
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (!data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a))
+    return CUDA_ERROR_INVALID_VALUE;
+  return impl::attribute(attribute, data, &a, ptr);
+}
+
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
+                                void **data, CUdeviceptr ptr) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (numAttributes == 0 || !attributes || !data)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Allocation a;
+  const bool known = driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a);
+  for (unsigned i = 0; i < numAttributes; ++i) {
+    if (!data[i])
+      return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = impl::attribute(attributes[i], data[i], known ? &a : nullptr, ptr);
+        r != CUDA_SUCCESS)
+      return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+    return CUDA_ERROR_INVALID_VALUE;                               // the only settable attribute
+  const bool on = *static_cast<const unsigned char *>(value) != 0; // a C bool
+  return driver::memory().setSyncMemops(static_cast<uintptr_t>(ptr), on) ? CUDA_SUCCESS
+                                                                         : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (!driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a))
+    return CUDA_ERROR_NOT_FOUND;
+  if (pbase)
+    *pbase = a.base;
+  if (psize)
+    *psize = a.size;
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,24 @@
+// Checks of caller-supplied device pointers against the driver's allocation tracker.
+#pragma once
+
+#include "cucpu/driver/memory.h"
+
+#include <cuda.h>
+
+namespace cucpu::api {
+
+// [p, p + bytes) lies inside one live allocation (device memory or page-locked host memory).
+inline bool validDevice(CUdeviceptr p, size_t bytes) {
+  return p && driver::memory().find(static_cast<uintptr_t>(p), bytes, nullptr);
+}
+
+// A unified address: inside an allocation it must fit; elsewhere it is pageable host memory.
+inline bool validUnified(CUdeviceptr p, size_t bytes) {
+  if (!p)
+    return false;
+  return validDevice(p, bytes) || !driver::memory().find(static_cast<uintptr_t>(p), 0, nullptr);
+}
+
+inline void *hostPtr(CUdeviceptr p) { return reinterpret_cast<void *>(static_cast<uintptr_t>(p)); }
+
+} // namespace cucpu::api
