@@ -80,13 +80,7 @@ int formatDevicePrintf(const char *format, const unsigned char *args, std::strin
         base += c;
     int n = 0;
     switch (conv) {
-    case 'd':
-    case 'i':
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o':
-    case 'c': {
+    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
       long long v = longs ? take<long long>(args, pos) : take<int32_t>(args, pos);
       if (shortLen && !longs)
         v = static_cast<int16_t>(v);
@@ -102,14 +96,7 @@ int formatDevicePrintf(const char *format, const unsigned char *args, std::strin
                                 : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
       break;
     }
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A':
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
       n = std::snprintf(buf, sizeof buf, base.c_str(), take<double>(args, pos));
       break;
     case 's': {

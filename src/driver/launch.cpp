@@ -3,10 +3,10 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
+#include "device_services.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
-#include "device_services.h"
 
 #include <cstring>
 
@@ -23,14 +23,10 @@ constexpr uint32_t kMaxParamBytes = 32764;
 // The error a GPU reports for a kernel fault.
 CUresult faultError(exec::FaultKind k) {
   switch (k) {
-  case exec::FaultKind::IllegalAddress:
-    return CUDA_ERROR_ILLEGAL_ADDRESS;
-  case exec::FaultKind::IllegalInstruction:
-    return CUDA_ERROR_ILLEGAL_INSTRUCTION;
-  case exec::FaultKind::Assert:
-    return CUDA_ERROR_ASSERT;
-  default:
-    return CUDA_ERROR_LAUNCH_FAILED;
+  case exec::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case exec::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case exec::FaultKind::Assert: return CUDA_ERROR_ASSERT;
+  default: return CUDA_ERROR_LAUNCH_FAILED;
   }
 }
 
@@ -51,8 +47,8 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   if (k.reqntid[0] && (cfg.block[0] != k.reqntid[0] || cfg.block[1] != std::max(1u, k.reqntid[1]) ||
                        cfg.block[2] != std::max(1u, k.reqntid[2])))
     return CUDA_ERROR_INVALID_VALUE;
-  if (k.maxntid[0] &&
-      nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]))
+  if (k.maxntid[0] && nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) *
+                                     std::max(1u, k.maxntid[2]))
     return CUDA_ERROR_INVALID_VALUE;
   if (cfg.sharedBytes > static_cast<unsigned>(std::max(0, f->maxDynamicShared())))
     return CUDA_ERROR_INVALID_VALUE;

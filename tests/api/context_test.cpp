@@ -6,8 +6,8 @@
 
 // Older ABI versions that binaries built against earlier toolkits still link against.
 extern "C" CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
-extern "C" CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
-                                   unsigned int flags, CUdevice dev);
+extern "C" CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray,
+                                   int numParams, unsigned int flags, CUdevice dev);
 extern "C" CUresult cuDevicePrimaryCtxRelease(CUdevice dev);
 
 namespace {

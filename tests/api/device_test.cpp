@@ -41,16 +41,10 @@ TEST(ErrorText, NamesAndStringsForEveryCode) {
   ASSERT_EQ(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &s), CUDA_SUCCESS);
   ASSERT_NE(s, nullptr);
   EXPECT_GT(std::strlen(s), 5u);
-  const CUresult all[] = {CUDA_SUCCESS,
-                          CUDA_ERROR_INVALID_VALUE,
-                          CUDA_ERROR_OUT_OF_MEMORY,
-                          CUDA_ERROR_NOT_INITIALIZED,
-                          CUDA_ERROR_INVALID_PTX,
-                          CUDA_ERROR_NOT_FOUND,
-                          CUDA_ERROR_LAUNCH_FAILED,
-                          CUDA_ERROR_ASSERT,
-                          CUDA_ERROR_NOT_SUPPORTED,
-                          CUDA_ERROR_UNKNOWN};
+  const CUresult all[] = {CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_OUT_OF_MEMORY,
+                          CUDA_ERROR_NOT_INITIALIZED, CUDA_ERROR_INVALID_PTX,
+                          CUDA_ERROR_NOT_FOUND, CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_ASSERT,
+                          CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_UNKNOWN};
   for (CUresult r : all) {
     EXPECT_EQ(cuGetErrorName(r, &s), CUDA_SUCCESS) << r;
     EXPECT_EQ(cuGetErrorString(r, &s), CUDA_SUCCESS) << r;
@@ -129,10 +123,8 @@ TEST_F(Device, AttributesAreConsistentWithTheHost) {
   }
   int v;
   EXPECT_EQ(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX, 0), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(0), 0),
-            CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0),
-            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(0), 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 5), CUDA_ERROR_INVALID_DEVICE);
   EXPECT_EQ(cuDeviceComputeCapability(nullptr, &minor, 0), CUDA_ERROR_INVALID_VALUE);
 }

@@ -107,8 +107,7 @@ TEST_F(Module, WallTimeAndVerboseInfoLog) {
 }
 
 TEST_F(Module, CubinIsRefusedAsNoBinaryForGpu) {
-  const char elf[] = "\x7f"
-                     "ELF\x02\x01\x01";
+  const char elf[] = "\x7f" "ELF\x02\x01\x01";
   CUmodule m;
   EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
 }
@@ -169,8 +168,8 @@ TEST_F(Launch, VectorAddThroughKernelParamsAndExtra) {
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, args, nullptr),
             CUDA_ERROR_INVALID_VALUE);
   size_t small = 8;
-  void *badExtra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &small,
-                      CU_LAUNCH_PARAM_END};
+  void *badExtra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                      &small, CU_LAUNCH_PARAM_END};
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, badExtra),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
