@@ -21,7 +21,8 @@ struct ThreadPool::Current {
   std::atomic<uint64_t> next{0};
   std::atomic<bool> outOfMemory{false};
   std::mutex faultMutex;
-  Fault fault; // the first fault of the grid
+  Fault fault;       // the first fault of the grid
+  unsigned busy = 0; // workers inside drain() for this grid (guarded by the pool's mutex)
 
   GridResult result() {
     if (fault.kind != FaultKind::None)
@@ -105,7 +106,6 @@ void ThreadPool::drain(Current &cur) {
 }
 
 GridResult ThreadPool::run(const GridJob &job) {
-  std::lock_guard runLock(runMutex_);
   Current cur;
   cur.job = job;
   cur.total = uint64_t(job.launch->grid[0]) * job.launch->grid[1] * job.launch->grid[2];
@@ -113,43 +113,47 @@ GridResult ThreadPool::run(const GridJob &job) {
     return {};
   cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(threads()) * 8));
   if (workers_.empty() || cur.total <= cur.chunk) {
-    drain(cur);
+    drain(cur); // one chunk: no worker needs waking
     return cur.result();
   }
   {
     std::lock_guard lk(mutex_);
-    current_ = &cur;
-    ++generation_;
+    active_.push_back(&cur);
   }
   wake_.notify_all();
   drain(cur);
   {
     std::unique_lock lk(mutex_);
-    current_ = nullptr; // late workers no longer join
-    done_.wait(lk, [&] { return busy_ == 0; });
+    std::erase(active_, &cur); // late workers no longer join
+    done_.wait(lk, [&] { return cur.busy == 0; });
   }
   return cur.result();
+}
+
+// A grid that still has blocks nobody has taken, or null.
+ThreadPool::Current *ThreadPool::pickWork() {
+  for (Current *c : active_)
+    if (c->next.load(std::memory_order_relaxed) < c->total)
+      return c;
+  return nullptr;
 }
 
 void ThreadPool::workerLoop(unsigned) {
   widenAffinity();
   ensureAltStack();
-  uint64_t seen = 0;
   for (;;) {
     Current *cur = nullptr;
     {
       std::unique_lock lk(mutex_);
-      wake_.wait(lk, [&] { return stop_ || (generation_ != seen && current_); });
+      wake_.wait(lk, [&] { return stop_ || (cur = pickWork()) != nullptr; });
       if (stop_)
         return;
-      seen = generation_;
-      cur = current_;
-      ++busy_;
+      ++cur->busy;
     }
     drain(*cur);
     {
       std::lock_guard lk(mutex_);
-      if (--busy_ == 0)
+      if (--cur->busy == 0)
         done_.notify_all();
     }
   }

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <gtest/gtest.h>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -118,6 +119,40 @@ TEST(ThreadPoolFaults, TrapRaisedByAServiceIsReported) {
 TEST(ThreadPoolFaults, FaultsOutsideKernelsStillReachTheApplication) {
   cucpu::exec::ThreadPool pool(1); // installs the handlers
   EXPECT_DEATH(*reinterpret_cast<volatile int *>(badAddress) = 1, "");
+}
+
+} // namespace
+
+namespace {
+
+std::atomic<int> perGrid[4];
+
+template <int G> void countInGrid(const cucpu_launch *, cucpu_block *) { perGrid[G]++; }
+
+TEST(ThreadPoolConcurrency, GridsFromSeveralThreadsShareTheWorkers) {
+  cucpu::exec::ThreadPool pool(3);
+  cucpu_block_fn fns[4] = {countInGrid<0>, countInGrid<1>, countInGrid<2>, countInGrid<3>};
+  std::vector<std::thread> callers;
+  for (int g = 0; g < 4; ++g) {
+    perGrid[g] = 0;
+    callers.emplace_back([&, g] {
+      for (int rep = 0; rep < 20; ++rep) {
+        cucpu_launch launch{};
+        launch.grid[0] = 97 + g;
+        launch.grid[1] = launch.grid[2] = 1;
+        launch.block[0] = launch.block[1] = launch.block[2] = 1;
+        launch.nthreads = 1;
+        cucpu::exec::GridJob job;
+        job.fn = fns[g];
+        job.launch = &launch;
+        EXPECT_EQ(pool.run(job).status, cucpu::exec::GridStatus::Ok);
+      }
+    });
+  }
+  for (auto &t : callers)
+    t.join();
+  for (int g = 0; g < 4; ++g)
+    EXPECT_EQ(perGrid[g].load(), 20 * (97 + g)) << g;
 }
 
 } // namespace

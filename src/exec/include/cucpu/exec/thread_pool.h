@@ -39,23 +39,21 @@ public:
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  // Runs every block of the job and returns when all have finished. Grids are run one at a time;
-  // concurrent callers queue.
+  // Runs every block of the job and returns when all have finished. Several threads may run
+  // grids at once (streams): the workers share themselves among the grids that have blocks left.
   GridResult run(const GridJob &job);
 
 private:
   struct Current;
   void workerLoop(unsigned index);
+  Current *pickWork();
   static void drain(Current &cur);
 
   std::vector<std::thread> workers_;
-  std::mutex runMutex_; // one grid at a time
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  Current *current_ = nullptr;
-  uint64_t generation_ = 0;
-  unsigned busy_ = 0;
+  std::vector<Current *> active_; // grids accepting workers
   bool stop_ = false;
 };
 
