@@ -59,7 +59,8 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
 } // namespace
 
 void KernelLowering::emitInstruction(const ptx::Instruction &in) {
-  if (emitWarpInstruction(in))
+  if (emitWarpInstruction(in) || emitFloatInstruction(in) || emitIntInstruction(in) ||
+      emitConvertInstruction(in))
     return;
   const std::string &op = in.opcode;
   const T t = in.types.empty() ? T::None : in.types[0];
@@ -73,26 +74,10 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   };
   auto src = [&](size_t i, T want) { return read(o.at(i), want, in); };
   auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
-  auto intrin = [&](llvm::Intrinsic::ID id, std::vector<Value *> args) -> Value * {
-    return b.CreateIntrinsic(id, {args[0]->getType()}, args);
-  };
   const bool isF = ptx::isFloat(t);
   const bool f16ish = t == T::F16 || t == T::F16x2 || t == T::BF16 || t == T::BF16x2;
   if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt" && op != "selp")
     unsupported();
-  // Precise float arithmetic when a rounding mode is given; contraction allowed otherwise.
-  auto fmf = [&]() {
-    llvm::FastMathFlags fm;
-    if (!in.hasMod("rn") && !in.hasMod("rz") && !in.hasMod("rm") && !in.hasMod("rp"))
-      fm.setAllowContract(true);
-    return fm;
-  };
-  auto sat01 = [&](Value *v) {
-    if (!in.hasMod("sat") || !isF)
-      return v;
-    Value *zero = llvm::ConstantFP::get(ty, 0.0), *one = llvm::ConstantFP::get(ty, 1.0);
-    return intrin(llvm::Intrinsic::minnum, {intrin(llvm::Intrinsic::maxnum, {v, zero}), one});
-  };
 
   if (op == "mov") {
     need(2);
@@ -183,169 +168,6 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     return;
   }
 
-  if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "fma") {
-    if (isF) {
-      need(op == "fma" || op == "mad" ? 4 : 3);
-      Value *a = src(1, t), *c = src(2, t), *r;
-      if (op == "add") r = b.CreateFAdd(a, c);
-      else if (op == "sub") r = b.CreateFSub(a, c);
-      else if (op == "mul") r = b.CreateFMul(a, c);
-      else r = intrin(llvm::Intrinsic::fma, {a, c, src(3, t)});
-      if (auto *fi = llvm::dyn_cast<llvm::Instruction>(r); fi && op != "fma" && op != "mad")
-        fi->setFastMathFlags(fmf());
-      write(o[0], sat01(r), t, in);
-      return;
-    }
-    const bool cc = in.hasMod("cc");
-    const bool wide = in.hasMod("wide"), hi = in.hasMod("hi");
-    if ((op == "add" || op == "sub") && in.hasMod("sat")) {
-      need(3);
-      auto id = op == "add" ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat;
-      write(o[0], intrin(id, {src(1, t), src(2, t)}), t, in);
-      return;
-    }
-    if (op == "add" || op == "sub") {
-      need(3);
-      Value *a = src(1, t), *c = src(2, t);
-      if (cc || in.hasMod("cc")) {
-        auto id = op == "add" ? llvm::Intrinsic::uadd_with_overflow : llvm::Intrinsic::usub_with_overflow;
-        Value *res = intrin(id, {a, c});
-        b.CreateStore(b.CreateZExt(b.CreateExtractValue(res, 1), b.getInt32Ty()), carry_);
-        write(o[0], b.CreateExtractValue(res, 0), t, in);
-        return;
-      }
-      write(o[0], op == "add" ? b.CreateAdd(a, c) : b.CreateSub(a, c), t, in);
-      return;
-    }
-    // mul / mad with .lo / .hi / .wide
-    need(op == "mad" ? 4 : 3);
-    const bool s = signedType(t);
-    unsigned bits = ty->getIntegerBitWidth();
-    Value *a = src(1, t), *c = src(2, t), *r;
-    if (wide || hi) {
-      llvm::Type *w = b.getIntNTy(bits * 2);
-      Value *p = b.CreateMul(s ? b.CreateSExt(a, w) : b.CreateZExt(a, w),
-                             s ? b.CreateSExt(c, w) : b.CreateZExt(c, w));
-      if (hi) {
-        p = b.CreateTrunc(b.CreateLShr(p, bits), ty);
-        if (op == "mad")
-          p = b.CreateAdd(p, src(3, t));
-        write(o[0], p, t, in);
-        return;
-      }
-      if (op == "mad") {
-        T wt = s ? (bits == 16 ? T::S32 : T::S64) : (bits == 16 ? T::U32 : T::U64);
-        p = b.CreateAdd(p, src(3, wt));
-      }
-      write(o[0], p, s ? (bits == 16 ? T::S32 : T::S64) : (bits == 16 ? T::U32 : T::U64), in);
-      return;
-    }
-    r = b.CreateMul(a, c);
-    if (op == "mad")
-      r = b.CreateAdd(r, src(3, t));
-    write(o[0], r, t, in);
-    return;
-  }
-
-  if (op == "addc" || op == "subc") {
-    need(3);
-    Value *a = src(1, t), *c = src(2, t);
-    Value *cin = b.CreateZExtOrTrunc(b.CreateLoad(b.getInt32Ty(), carry_), ty);
-    Value *r = op == "addc" ? b.CreateAdd(b.CreateAdd(a, c), cin) : b.CreateSub(b.CreateSub(a, c), cin);
-    if (in.hasMod("cc")) {
-      Value *carry = op == "addc"
-                         ? b.CreateOr(b.CreateICmpULT(r, a), b.CreateAnd(b.CreateICmpEQ(r, a), b.CreateICmpNE(cin, llvm::ConstantInt::get(ty, 0))))
-                         : b.CreateOr(b.CreateICmpUGT(r, a), b.CreateAnd(b.CreateICmpEQ(r, a), b.CreateICmpNE(cin, llvm::ConstantInt::get(ty, 0))));
-      b.CreateStore(b.CreateZExt(carry, b.getInt32Ty()), carry_);
-    }
-    write(o[0], r, t, in);
-    return;
-  }
-
-  if (op == "div" || op == "rem") {
-    need(3);
-    Value *a = src(1, t), *c = src(2, t);
-    if (isF) {
-      write(o[0], b.CreateFDiv(a, c), t, in);
-      return;
-    }
-    // No trap on division by zero or INT_MIN / -1: the results are what the GPU gives.
-    Value *zero = llvm::ConstantInt::get(ty, 0);
-    Value *isZero = b.CreateICmpEQ(c, zero);
-    Value *safe = b.CreateSelect(isZero, llvm::ConstantInt::get(ty, 1), c);
-    if (signedType(t)) {
-      Value *ovf = b.CreateAnd(b.CreateICmpEQ(a, llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(ty->getIntegerBitWidth()))),
-                               b.CreateICmpEQ(safe, llvm::ConstantInt::get(ty, -1, true)));
-      safe = b.CreateSelect(ovf, llvm::ConstantInt::get(ty, 1), safe);
-      Value *r = op == "div" ? b.CreateSDiv(a, safe) : b.CreateSRem(a, safe);
-      r = b.CreateSelect(ovf, op == "div" ? a : zero, r);
-      r = b.CreateSelect(isZero, op == "div" ? llvm::ConstantInt::get(ty, -1, true) : a, r);
-      write(o[0], r, t, in);
-    } else {
-      Value *r = op == "div" ? b.CreateUDiv(a, safe) : b.CreateURem(a, safe);
-      r = b.CreateSelect(isZero, op == "div" ? llvm::ConstantInt::getAllOnesValue(ty) : a, r);
-      write(o[0], r, t, in);
-    }
-    return;
-  }
-
-  if (op == "min" || op == "max") {
-    need(3);
-    Value *a = src(1, t), *c = src(2, t), *r;
-    if (isF) {
-      bool nan = in.hasMod("NaN");
-      auto id = op == "min" ? (nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum)
-                            : (nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum);
-      r = intrin(id, {a, c});
-    } else if (signedType(t)) {
-      r = intrin(op == "min" ? llvm::Intrinsic::smin : llvm::Intrinsic::smax, {a, c});
-    } else {
-      r = intrin(op == "min" ? llvm::Intrinsic::umin : llvm::Intrinsic::umax, {a, c});
-    }
-    write(o[0], r, t, in);
-    return;
-  }
-
-  if (op == "neg" || op == "abs" || op == "not" || op == "cnot" || op == "popc" || op == "clz" ||
-      op == "brev") {
-    need(2);
-    Value *a = src(1, t), *r;
-    if (op == "neg") r = isF ? b.CreateFNeg(a) : b.CreateNeg(a);
-    else if (op == "abs") r = isF ? intrin(llvm::Intrinsic::fabs, {a}) : intrin(llvm::Intrinsic::abs, {a, b.getFalse()});
-    else if (op == "not") r = b.CreateNot(a);
-    else if (op == "cnot") r = b.CreateZExt(b.CreateICmpEQ(a, llvm::ConstantInt::get(ty, 0)), ty);
-    else if (op == "popc") r = b.CreateZExtOrTrunc(intrin(llvm::Intrinsic::ctpop, {a}), b.getInt32Ty());
-    else if (op == "clz") r = b.CreateZExtOrTrunc(intrin(llvm::Intrinsic::ctlz, {a, b.getFalse()}), b.getInt32Ty());
-    else r = intrin(llvm::Intrinsic::bitreverse, {a});
-    write(o[0], r, (op == "popc" || op == "clz") ? T::U32 : t, in);
-    return;
-  }
-
-  if (op == "and" || op == "or" || op == "xor") {
-    need(3);
-    Value *a = src(1, t), *c = src(2, t);
-    write(o[0], op == "and" ? b.CreateAnd(a, c) : op == "or" ? b.CreateOr(a, c) : b.CreateXor(a, c), t, in);
-    return;
-  }
-
-  if (op == "shl" || op == "shr") {
-    need(3);
-    unsigned bits = ty->getIntegerBitWidth();
-    Value *a = src(1, t);
-    Value *n = b.CreateZExtOrTrunc(src(2, T::U32), ty);
-    Value *big = b.CreateICmpUGE(src(2, T::U32), b.getInt32(bits));
-    Value *r;
-    if (op == "shl") {
-      r = b.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b.CreateShl(a, b.CreateSelect(big, llvm::ConstantInt::get(ty, 0), n)));
-    } else if (signedType(t)) {
-      r = b.CreateAShr(a, b.CreateSelect(big, llvm::ConstantInt::get(ty, bits - 1), n));
-    } else {
-      r = b.CreateSelect(big, llvm::ConstantInt::get(ty, 0), b.CreateLShr(a, b.CreateSelect(big, llvm::ConstantInt::get(ty, 0), n)));
-    }
-    write(o[0], r, t, in);
-    return;
-  }
-
   if (op == "setp") {
     if (o.size() != 3 && o.size() != 4)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 3 or 4 operands");
@@ -413,89 +235,6 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   if (op == "selp") {
     need(4);
     write(o[0], b.CreateSelect(src(3, T::Pred), src(1, t), src(2, t)), t, in);
-    return;
-  }
-
-  if (op == "cvt") {
-    if (in.types.size() != 2 || o.size() != 2)
-      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects two types and two operands");
-    T dt = in.types[0], st = in.types[1];
-    llvm::Type *dty = llvmType(ctx, dt);
-    auto halfTy = [&](T x) -> llvm::Type * {
-      return x == T::F16 ? b.getHalfTy() : x == T::BF16 ? b.getBFloatTy() : nullptr;
-    };
-    Value *v = src(1, st);
-    llvm::Type *sFloat = halfTy(st);
-    if (sFloat)
-      v = b.CreateBitCast(v, sFloat);
-    llvm::Type *dFloat = halfTy(dt) ? halfTy(dt) : dty;
-    auto roundMode = [&]() -> std::string {
-      for (const auto &m : in.mods)
-        if (m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" ||
-            m == "rmi" || m == "rpi" || m == "rna")
-          return m;
-      return "";
-    }();
-    const bool sFl = ptx::isFloat(st), dFl = ptx::isFloat(dt);
-    Value *r;
-    if (sFl && dFl) {
-      if (st == dt) {
-        r = v;
-      } else if (dFloat->getPrimitiveSizeInBits() > v->getType()->getPrimitiveSizeInBits()) {
-        r = b.CreateFPExt(v, dFloat);
-      } else {
-        r = b.CreateFPTrunc(v, dFloat);
-      }
-      if (roundMode == "rni") r = intrin(llvm::Intrinsic::rint, {r});
-      else if (roundMode == "rzi") r = intrin(llvm::Intrinsic::trunc, {r});
-      else if (roundMode == "rmi") r = intrin(llvm::Intrinsic::floor, {r});
-      else if (roundMode == "rpi") r = intrin(llvm::Intrinsic::ceil, {r});
-      if (in.hasMod("sat")) {
-        Value *zero = llvm::ConstantFP::get(r->getType(), 0.0), *one = llvm::ConstantFP::get(r->getType(), 1.0);
-        r = intrin(llvm::Intrinsic::minnum, {intrin(llvm::Intrinsic::maxnum, {r, zero}), one});
-      }
-    } else if (sFl) { // float -> int: round, then saturate (NaN -> 0)
-      if (roundMode == "rni" || roundMode == "rn") v = intrin(llvm::Intrinsic::rint, {v});
-      else if (roundMode == "rmi" || roundMode == "rm") v = intrin(llvm::Intrinsic::floor, {v});
-      else if (roundMode == "rpi" || roundMode == "rp") v = intrin(llvm::Intrinsic::ceil, {v});
-      auto id = signedType(dt) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-      r = b.CreateIntrinsic(id, {dty, v->getType()}, {v});
-    } else if (dFl) { // int -> float
-      r = signedType(st) ? b.CreateSIToFP(v, dFloat) : b.CreateUIToFP(v, dFloat);
-    } else { // int -> int, with optional saturation to the destination range
-      unsigned db = dty->getIntegerBitWidth(), sb = v->getType()->getIntegerBitWidth();
-      if (in.hasMod("sat")) {
-        unsigned wb = std::max(db, sb) + 1;
-        llvm::Type *w = b.getIntNTy(wb);
-        Value *x = signedType(st) ? b.CreateSExt(v, w) : b.CreateZExt(v, w);
-        llvm::APInt lo = signedType(dt) ? llvm::APInt::getSignedMinValue(db).sext(wb) : llvm::APInt(wb, 0);
-        llvm::APInt hi = signedType(dt) ? llvm::APInt::getSignedMaxValue(db).sext(wb) : llvm::APInt::getMaxValue(db).zext(wb);
-        x = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::get(w, lo));
-        x = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, llvm::ConstantInt::get(w, hi));
-        r = b.CreateTrunc(x, dty);
-      } else {
-        r = convert(v, dty, signedType(st));
-      }
-    }
-    if (halfTy(dt))
-      r = b.CreateBitCast(r, dty);
-    write(o[0], r, dt, in);
-    return;
-  }
-
-  if (op == "rcp" || op == "sqrt" || op == "rsqrt" || op == "sin" || op == "cos" || op == "lg2" ||
-      op == "ex2") {
-    need(2);
-    Value *a = src(1, t), *r;
-    Value *one = llvm::ConstantFP::get(ty, 1.0);
-    if (op == "rcp") r = b.CreateFDiv(one, a);
-    else if (op == "sqrt") r = intrin(llvm::Intrinsic::sqrt, {a});
-    else if (op == "rsqrt") r = b.CreateFDiv(one, intrin(llvm::Intrinsic::sqrt, {a}));
-    else if (op == "sin") r = intrin(llvm::Intrinsic::sin, {a});
-    else if (op == "cos") r = intrin(llvm::Intrinsic::cos, {a});
-    else if (op == "lg2") r = intrin(llvm::Intrinsic::log2, {a});
-    else r = intrin(llvm::Intrinsic::exp2, {a});
-    write(o[0], r, t, in);
     return;
   }
 

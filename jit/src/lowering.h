@@ -8,6 +8,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -93,6 +94,13 @@ public:
   // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
   bool emitWarpInstruction(const ptx::Instruction &in);
   bool emitRuntimeInstruction(const ptx::Instruction &in);
+  // Instruction families, each false when the instruction is not its own:
+  bool emitFloatInstruction(const ptx::Instruction &in);   // lower_float.cpp
+  bool emitIntInstruction(const ptx::Instruction &in);     // lower_int.cpp
+  bool emitConvertInstruction(const ptx::Instruction &in); // lower_convert.cpp
+  // Splits packed 2x16-bit operands into lanes (lanes = 1: no split), applies fn to each.
+  llvm::Value *perLane(unsigned lanes, const std::vector<llvm::Value *> &args,
+                       const std::function<llvm::Value *(std::vector<llvm::Value *> &)> &fn);
   void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
 
 private:

@@ -1,0 +1,231 @@
+// Float instruction families (f16, f16x2, bf16, bf16x2, f32, f64): arithmetic in every rounding
+// mode with .ftz/.sat/.relu, div/rcp/sqrt, approximate functions, min/max, testp, copysign.
+#include "lower_fp.h"
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <set>
+
+namespace cucpu::jit {
+
+using llvm::Value;
+using T = ptx::Type;
+using fp::Format;
+using fp::Round;
+
+namespace {
+
+bool formatOf(T t, Format *f, unsigned *lanes) {
+  *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
+  switch (t) {
+  case T::F16: case T::F16x2: *f = Format::F16; return true;
+  case T::BF16: case T::BF16x2: *f = Format::BF16; return true;
+  case T::F32: *f = Format::F32; return true;
+  case T::F64: *f = Format::F64; return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+// Splits packed operands into lanes, applies `fn` per lane and packs the result.
+Value *KernelLowering::perLane(unsigned lanes, const std::vector<Value *> &args,
+                              const std::function<Value *(std::vector<Value *> &)> &fn) {
+  if (lanes == 1) {
+    std::vector<Value *> a = args;
+    return fn(a);
+  }
+  Value *out = b.getInt32(0);
+  for (unsigned l = 0; l < lanes; ++l) {
+    std::vector<Value *> a;
+    for (Value *v : args)
+      a.push_back(b.CreateTrunc(b.CreateLShr(v, 16 * l), b.getInt16Ty()));
+    Value *r = b.CreateZExt(fn(a), b.getInt32Ty());
+    out = b.CreateOr(out, b.CreateShl(r, 16 * l));
+  }
+  return out;
+}
+
+bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
+  static const std::set<std::string> kOps = {
+      "add", "sub", "mul", "fma", "mad", "div", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2",
+      "ex2", "tanh", "neg", "abs", "min", "max", "testp", "copysign"};
+  const std::string &op = in.opcode;
+  if (!kOps.count(op) || in.types.size() != 1)
+    return false;
+  const T t = in.types[0];
+  Format f;
+  unsigned lanes;
+  if (!formatOf(t, &f, &lanes))
+    return false;
+  fp::Emitter e{b};
+  const auto &o = in.operands;
+  auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
+  const bool half = fp::isHalfFormat(f);
+  const bool ftz = in.hasMod("ftz"), sat = in.hasMod("sat"), relu = in.hasMod("relu");
+  const bool approx = in.hasMod("approx");
+  const Round mode = fp::roundOf(in);
+  for (const auto &m : in.mods)
+    if (m != "ftz" && m != "sat" && m != "relu" && m != "approx" && m != "full" && m != "rn" &&
+        m != "rz" && m != "rm" && m != "rp" && m != "NaN" && m != "xorsign" && m != "abs" &&
+        !(op == "testp" && (m == "finite" || m == "infinite" || m == "number" ||
+                            m == "notanumber" || m == "normal" || m == "subnormal")))
+      unsupported();
+
+  size_t nsrc = (op == "fma" || op == "mad") ? 3
+                : (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "min" ||
+                   op == "max" || op == "copysign")
+                    ? 2
+                    : 1;
+  if (o.size() != nsrc + 1)
+    throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(nsrc + 1) +
+                             " operands");
+
+  if (op == "testp") {
+    if (half) unsupported();
+    Value *x = read(o[1], t, in);
+    Value *a = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    llvm::Type *ty = x->getType();
+    Value *inf = llvm::ConstantFP::getInfinity(ty);
+    Value *minNormal = llvm::ConstantFP::get(ty, f == Format::F32 ? 0x1p-126 : 0x1p-1022);
+    Value *r = nullptr;
+    if (in.hasMod("finite")) r = b.CreateFCmpOLT(a, inf);
+    else if (in.hasMod("infinite")) r = b.CreateFCmpOEQ(a, inf);
+    else if (in.hasMod("number")) r = b.CreateFCmpORD(x, x);
+    else if (in.hasMod("notanumber")) r = b.CreateFCmpUNO(x, x);
+    else if (in.hasMod("normal")) // zero counts as normal on the GPU
+      r = b.CreateAnd(b.CreateFCmpOLT(a, inf), b.CreateNot(b.CreateAnd(b.CreateFCmpOLT(a, minNormal), b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)))));
+    else if (in.hasMod("subnormal")) r = b.CreateAnd(b.CreateFCmpOLT(a, minNormal), b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)));
+    else unsupported();
+    write(o[0], r, T::Pred, in);
+    return true;
+  }
+
+  std::vector<Value *> src;
+  for (size_t i = 1; i <= nsrc; ++i)
+    src.push_back(read(o[i], t, in));
+
+  // Per-lane helpers on values of format f (i16 bits for the half formats).
+  auto flush = [&](Value *v) { return ftz ? e.ftz(v, f) : v; };
+  auto asFloat = [&](Value *v) { return half ? e.toFloat(v, f) : v; };
+  auto bitsOf = [&](Value *v) { return b.CreateBitCast(v, b.getIntNTy(fp::formatBits(f))); };
+  auto fromBits = [&](Value *v, Value *like) { return b.CreateBitCast(v, like->getType()); };
+  auto signMask = [&]() { return b.getInt(llvm::APInt::getSignMask(fp::formatBits(f))); };
+  auto canonNaN = [&](Value *like) {
+    unsigned n = fp::formatBits(f);
+    return fromBits(b.getInt(llvm::APInt::getLowBitsSet(n, n - 1)), like);
+  };
+  auto isNaN = [&](Value *v) { Value *x = asFloat(v); return b.CreateFCmpUNO(x, x); };
+  // f32 math on a lane: convert, apply, round back
+  auto viaFloat = [&](Value *v, const std::function<Value *(Value *)> &fn) -> Value * {
+    if (f == Format::F64) return fn(v);
+    Value *r = fn(asFloat(v));
+    return half ? e.fromFloatRN(r, f) : r;
+  };
+
+  Value *result = perLane(lanes, src, [&](std::vector<Value *> &a) -> Value * {
+    for (auto &v : a)
+      v = flush(v);
+    Value *r = nullptr;
+    if (op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "mad") {
+      std::string aop = op == "mad" ? "fma" : op;
+      if (!half && !fp::hasRound(in) && aop != "fma") {
+        // no rounding modifier: round to nearest, contraction into fma allowed
+        r = aop == "add" ? b.CreateFAdd(a[0], a[1])
+            : aop == "sub" ? b.CreateFSub(a[0], a[1]) : b.CreateFMul(a[0], a[1]);
+        llvm::FastMathFlags fm;
+        fm.setAllowContract(true);
+        llvm::cast<llvm::Instruction>(r)->setFastMathFlags(fm);
+      } else {
+        if (mode == Round::RNA) unsupported();
+        r = e.arith(aop, f, mode, a);
+      }
+    } else if (op == "div") {
+      if (approx) {
+        Value *rcp = b.CreateFDiv(llvm::ConstantFP::get(a[1]->getType(), 1.0), a[1]);
+        r = b.CreateFMul(a[0], e.ftz(rcp, f));
+      } else {
+        r = e.arith("div", f, in.hasMod("full") ? Round::RN : mode, a);
+      }
+    } else if (op == "rcp") {
+      r = e.arith("div", f, approx ? Round::RN : mode,
+                  {llvm::ConstantFP::get(a[0]->getType(), 1.0), a[0]});
+    } else if (op == "sqrt") {
+      r = e.arith("sqrt", f, approx ? Round::RN : mode, a);
+    } else if (op == "rsqrt") {
+      r = viaFloat(a[0], [&](Value *x) -> Value * {
+        Value *d = f == Format::F64 ? x : b.CreateFPExt(x, b.getDoubleTy());
+        Value *q = b.CreateFDiv(llvm::ConstantFP::get(d->getType(), 1.0),
+                                b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, d));
+        return f == Format::F64 ? q : b.CreateFPTrunc(q, b.getFloatTy());
+      });
+    } else if (op == "sin" || op == "cos" || op == "lg2" || op == "ex2") {
+      if (f == Format::F64) unsupported();
+      auto id = op == "sin" ? llvm::Intrinsic::sin : op == "cos" ? llvm::Intrinsic::cos
+                : op == "lg2" ? llvm::Intrinsic::log2 : llvm::Intrinsic::exp2;
+      r = viaFloat(a[0], [&](Value *x) { return b.CreateUnaryIntrinsic(id, x); });
+    } else if (op == "tanh") {
+      if (f == Format::F64) unsupported();
+      r = viaFloat(a[0], [&](Value *x) -> Value * {
+        // (e^2x - 1) / (e^2x + 1) in double; |x| clamped where tanh is 1 in f32
+        Value *d = b.CreateFPExt(x, b.getDoubleTy());
+        Value *ad = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d);
+        Value *z = b.CreateBinaryIntrinsic(
+            llvm::Intrinsic::minnum,
+            b.CreateFMul(ad, llvm::ConstantFP::get(b.getDoubleTy(), 2.8853900817779268)),
+            llvm::ConstantFP::get(b.getDoubleTy(), 128.0));
+        Value *ex = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, z);
+        Value *one = llvm::ConstantFP::get(b.getDoubleTy(), 1.0);
+        Value *th = b.CreateFDiv(b.CreateFSub(ex, one), b.CreateFAdd(ex, one));
+        th = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, th, d);
+        th = b.CreateSelect(b.CreateFCmpUNO(d, d), d, th);
+        return b.CreateFPTrunc(th, b.getFloatTy());
+      });
+    } else if (op == "neg" || op == "abs") {
+      Value *bits = bitsOf(a[0]);
+      bits = op == "neg" ? b.CreateXor(bits, signMask()) : b.CreateAnd(bits, b.CreateNot(signMask()));
+      r = fromBits(bits, a[0]);
+    } else if (op == "copysign") { // d = b with the sign of a
+      Value *s = b.CreateAnd(bitsOf(a[0]), signMask());
+      r = fromBits(b.CreateOr(b.CreateAnd(bitsOf(a[1]), b.CreateNot(signMask())), s), a[1]);
+    } else if (op == "min" || op == "max") {
+      const bool isMin = op == "min";
+      Value *x = a[0], *y = a[1];
+      Value *sx = nullptr;
+      if (in.hasMod("xorsign")) {
+        sx = b.CreateAnd(b.CreateXor(bitsOf(x), bitsOf(y)), signMask());
+        x = fromBits(b.CreateAnd(bitsOf(x), b.CreateNot(signMask())), x);
+        y = fromBits(b.CreateAnd(bitsOf(y), b.CreateNot(signMask())), y);
+      }
+      Value *X = asFloat(x), *Y = asFloat(y);
+      Value *less = b.CreateFCmpOLT(X, Y), *eq = b.CreateFCmpOEQ(X, Y);
+      Value *pick = isMin ? b.CreateSelect(less, x, y) : b.CreateSelect(less, y, x);
+      Value *zeros = fromBits(isMin ? b.CreateOr(bitsOf(x), bitsOf(y)) : b.CreateAnd(bitsOf(x), bitsOf(y)), x);
+      r = b.CreateSelect(eq, zeros, pick);
+      Value *nx = isNaN(x), *ny = isNaN(y);
+      if (in.hasMod("NaN"))
+        r = b.CreateSelect(b.CreateOr(nx, ny), canonNaN(x), r);
+      else
+        r = b.CreateSelect(nx, b.CreateSelect(ny, canonNaN(x), y), b.CreateSelect(ny, x, r));
+      if (sx)
+        r = b.CreateSelect(isNaN(r), r, fromBits(b.CreateOr(bitsOf(r), sx), r));
+    }
+    if (!r)
+      unsupported();
+    r = flush(r);
+    if (sat)
+      r = e.sat(r, f);
+    if (relu) {
+      Value *X = asFloat(r);
+      Value *zero = fromBits(b.getIntN(fp::formatBits(f), 0), r);
+      r = b.CreateSelect(isNaN(r), canonNaN(r),
+                         b.CreateSelect(b.CreateFCmpOGT(X, llvm::ConstantFP::get(X->getType(), 0.0)), r, zero));
+    }
+    return r;
+  });
+  write(o[0], result, t, in);
+  return true;
+}
+
+} // namespace cucpu::jit
