@@ -128,13 +128,31 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
     const bool isVolatile = in.hasMod("volatile");
     auto align = llvm::Align(es ? es : 1);
+    // Memory-model forms (ld.acquire, ld.relaxed.gpu, st.release, ...) are atomic accesses:
+    // other threads may spin on them (cooperative groups' grid barrier does).
+    auto ordering = llvm::AtomicOrdering::NotAtomic;
+    if (in.hasMod("acquire"))
+      ordering = llvm::AtomicOrdering::Acquire;
+    else if (in.hasMod("release"))
+      ordering = llvm::AtomicOrdering::Release;
+    else if (in.hasMod("relaxed") || in.hasMod("mmio"))
+      ordering = llvm::AtomicOrdering::Monotonic;
+    if (ordering != llvm::AtomicOrdering::NotAtomic && (vw != 1 || es > 8 || es == 0))
+      throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'");
     if (vw == 1) {
       if (load) {
         auto *ld = b.CreateAlignedLoad(memTy, p, align, isVolatile);
+        if (ordering != llvm::AtomicOrdering::NotAtomic)
+          ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                                                   : ordering);
         tagMemory(ld);
         write(valOp, ld, t, in);
       } else {
-        tagMemory(b.CreateAlignedStore(src(1, t), p, align, isVolatile));
+        auto *st = b.CreateAlignedStore(src(1, t), p, align, isVolatile);
+        if (ordering != llvm::AtomicOrdering::NotAtomic)
+          st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
+                                                                   : ordering);
+        tagMemory(st);
       }
       return;
     }

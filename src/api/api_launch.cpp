@@ -9,12 +9,10 @@ namespace cucpu::api::impl {
 
 namespace {
 bool defaultStream(CUstream s) { return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
-} // namespace
 
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
-                        unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-                        unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
-                        void **kernelParams, void **extra) {
+// What every launch entry point shares: the function, context and stream checks.
+CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
+                void **kernelParams, void **extra) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
@@ -25,15 +23,84 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     return CUDA_ERROR_INVALID_CONTEXT;
   if (!defaultStream(hStream))
     return CUDA_ERROR_INVALID_HANDLE; // streams other than the default arrive with issue #6
-  driver::LaunchConfig cfg;
-  cfg.grid[0] = gridDimX;
-  cfg.grid[1] = gridDimY;
-  cfg.grid[2] = gridDimZ;
-  cfg.block[0] = blockDimX;
-  cfg.block[1] = blockDimY;
-  cfg.block[2] = blockDimZ;
-  cfg.sharedBytes = sharedMemBytes;
   return driver::launchKernel(c, fn, cfg, kernelParams, extra);
+}
+
+driver::LaunchConfig makeConfig(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                            unsigned bz, unsigned shared, bool cooperative) {
+  driver::LaunchConfig cfg;
+  cfg.grid[0] = gx;
+  cfg.grid[1] = gy;
+  cfg.grid[2] = gz;
+  cfg.block[0] = bx;
+  cfg.block[1] = by;
+  cfg.block[2] = bz;
+  cfg.sharedBytes = shared;
+  cfg.cooperative = cooperative;
+  return cfg;
+}
+
+} // namespace
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                        unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                        void **kernelParams, void **extra) {
+  return launch(f,
+                makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                       sharedMemBytes, false),
+                hStream, kernelParams, extra);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX,
+                                   unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams) {
+  return launch(f,
+                makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                       sharedMemBytes, true),
+                hStream, kernelParams, nullptr);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra) {
+  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!config || (config->numAttrs && !config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::LaunchConfig cfg = makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ,
+                                        config->blockDimX, config->blockDimY, config->blockDimZ,
+                                        config->sharedMemBytes, false);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute &a = config->attrs[i];
+    switch (a.id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:    // cache hints: nothing to apply on a CPU
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      break;
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+      cfg.cooperative = a.value.cooperative != 0;
+      break;
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+      // The device has no thread-block clusters (CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH is 0).
+      if (a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1)
+        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+      break;
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+      break;
+    default:
+      // Programmatic dependent launch, completion events and device-updatable nodes need
+      // streams and graphs this version does not have.
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+  }
+  return launch(f, cfg, config->hStream, kernelParams, extra);
 }
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {

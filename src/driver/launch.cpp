@@ -91,7 +91,17 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   if (!fn)
     return static_cast<CUresult>(fn.error().code());
 
-  static const uint32_t kNoEnvRegs[32] = {};
+  // Cooperative grids: every block gets a core of its own, and cooperative groups find their
+  // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address.
+  if (cfg.cooperative && uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] > pool().threads())
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  alignas(64) uint32_t workspace[16] = {};
+  uint32_t envregs[32] = {};
+  if (cfg.cooperative) {
+    auto ws = reinterpret_cast<uintptr_t>(workspace);
+    envregs[1] = static_cast<uint32_t>(ws >> 32);
+    envregs[2] = static_cast<uint32_t>(ws);
+  }
   cucpu_launch launch{};
   for (int d = 0; d < 3; ++d) {
     launch.grid[d] = cfg.grid[d];
@@ -100,7 +110,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   launch.params = params;
   launch.dyn_shared_bytes = cfg.sharedBytes;
   launch.nthreads = static_cast<uint32_t>(nthreads);
-  launch.envreg = kNoEnvRegs;
+  launch.envreg = envregs;
   LaunchServices services(k.name);
   launch.services = services.table();
   exec::GridJob job;
@@ -111,7 +121,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
              cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
              cfg.sharedBytes);
-  exec::GridResult result = pool().run(job);
+  exec::GridResult result = cfg.cooperative ? pool().runCooperative(job) : pool().run(job);
   services.flush();
   if (result.status == exec::GridStatus::OutOfMemory)
     return CUDA_ERROR_OUT_OF_MEMORY;

@@ -130,6 +130,24 @@ GridResult ThreadPool::run(const GridJob &job) {
   return cur.result();
 }
 
+GridResult ThreadPool::runCooperative(const GridJob &job) {
+  Current cur;
+  cur.job = job;
+  cur.total = uint64_t(job.launch->grid[0]) * job.launch->grid[1] * job.launch->grid[2];
+  cur.chunk = 1;
+  std::vector<std::thread> blocks;
+  for (uint64_t i = 1; i < cur.total; ++i)
+    blocks.emplace_back([&cur] {
+      widenAffinity();
+      ensureAltStack();
+      drain(cur);
+    });
+  drain(cur);
+  for (auto &t : blocks)
+    t.join();
+  return cur.result();
+}
+
 // A grid that still has blocks nobody has taken, or null.
 ThreadPool::Current *ThreadPool::pickWork() {
   for (Current *c : active_)

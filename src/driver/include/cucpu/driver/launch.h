@@ -12,6 +12,7 @@ struct LaunchConfig {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0; // dynamic shared memory
+  bool cooperative = false; // every block resident at once, grid-sync workspace in %envreg1/2
 };
 
 // Runs `f` with parameters from `kernelParams` (one pointer per parameter) or `extra`

@@ -43,6 +43,11 @@ public:
   // grids at once (streams): the workers share themselves among the grids that have blocks left.
   GridResult run(const GridJob &job);
 
+  // Runs a cooperative grid: every block is resident at once (each on a thread of its own), so
+  // blocks may wait for each other (cooperative groups' grid.sync()). The caller keeps the grid
+  // small (at most threads() blocks) so that every block has a core.
+  GridResult runCooperative(const GridJob &job);
+
 private:
   struct Current;
   void workerLoop(unsigned index);
