@@ -1,10 +1,11 @@
-// Module loading (PTX text), function lookup, function attributes, live-handle registries.
+// Module loading (PTX text or a fat binary), function lookup, attributes, live-handle registries.
 #include "cucpu/driver/module.h"
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/memory.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
+#include "fatbin.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +40,14 @@ size_t fillLog(char *buf, size_t size, const std::string &text) {
   std::memcpy(buf, text.data(), n);
   buf[n] = '\0';
   return n + 1;
+}
+
+CUresult loadPtx(const char *ptx, std::string &log, std::unique_ptr<jit::Program> *out) {
+  auto loaded = jit::Program::load(ptx, log);
+  if (!loaded)
+    return static_cast<CUresult>(loaded.error().code());
+  *out = std::move(*loaded);
+  return CUDA_SUCCESS;
 }
 
 } // namespace
@@ -195,15 +204,14 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
     log = "cucpu: the image is a cubin (GPU machine code); a CPU can only run PTX. Rebuild with "
           "PTX included, e.g. -gencode arch=compute_XX,code=compute_XX\n";
     result = CUDA_ERROR_NO_BINARY_FOR_GPU;
-  } else if (magic == 0x466243B1 || magic == 0xBA55ED50) {
-    log = "cucpu: fat binary images are not supported by this version; load the PTX text\n";
-    result = CUDA_ERROR_NOT_SUPPORTED;
+  } else if (magic == fatbin::kWrapperMagic || magic == fatbin::kContainerMagic) {
+    std::string ptx;
+    Device *d = ctx->device();
+    result = fatbin::extractPtx(image, d->ccMajor() * 10 + d->ccMinor(), &ptx, &log);
+    if (result == CUDA_SUCCESS)
+      result = loadPtx(ptx.c_str(), log, &program);
   } else {
-    auto loaded = jit::Program::load(static_cast<const char *>(image), log);
-    if (loaded)
-      program = std::move(*loaded);
-    else
-      result = static_cast<CUresult>(loaded.error().code());
+    result = loadPtx(static_cast<const char *>(image), log, &program);
   }
   float ms =
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -75,7 +75,7 @@ struct LoadOptions {
   size_t *infoLogSizeOut = nullptr;
 };
 
-// Loads a PTX image (NUL-terminated text) into `ctx`.
+// Loads a PTX image (NUL-terminated text) or a fat binary (wrapper or container) into `ctx`.
 CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out);
 CUresult unloadModule(Module *m);
 
