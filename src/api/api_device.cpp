@@ -11,10 +11,19 @@
 
 namespace cucpu::api::impl {
 
+namespace {
+// The caller may pass any integer as a CUresult: read it as one, never as an enumerator.
+int codeOf(const CUresult &error) {
+  int code;
+  std::memcpy(&code, &error, sizeof code);
+  return code;
+}
+} // namespace
+
 CUresult cuGetErrorString(CUresult error, const char **pStr) {
   if (!pStr)
     return CUDA_ERROR_INVALID_VALUE;
-  const char *s = cucpu_error_string(static_cast<int>(error));
+  const char *s = cucpu_error_string(codeOf(error));
   *pStr = s;
   return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
@@ -22,7 +31,7 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
 CUresult cuGetErrorName(CUresult error, const char **pStr) {
   if (!pStr)
     return CUDA_ERROR_INVALID_VALUE;
-  const char *s = cucpu_error_name(static_cast<int>(error));
+  const char *s = cucpu_error_name(codeOf(error));
   *pStr = s;
   return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

@@ -49,6 +49,9 @@ CUresult currentContext(driver::Context **out) {
     return CUDA_ERROR_INVALID_CONTEXT;
   if (!driver::isLiveContext(c))
     return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  // After a kernel fault every call that works in the context reports it, as on a GPU.
+  if (CUresult sticky = c->stickyError(); sticky != CUDA_SUCCESS)
+    return sticky;
   *out = c;
   return CUDA_SUCCESS;
 }

@@ -1,5 +1,7 @@
 // Device services and kernel faults through the driver API: printf output, device malloc,
 // and assert/trap/bad addresses becoming sticky context errors without killing the process.
+// The printf line, the assert message and the sticky codes were checked on an H200 (driver
+// 580.159.04) with tests/gpu/record_services.cpp.
 #include <cuda.h>
 #include <gtest/gtest.h>
 
@@ -105,6 +107,8 @@ TEST_F(Services, FailedAssertIsStickyCudaErrorAssert) {
       << err;
   EXPECT_NE(err.find("faults_kernels.cu"), std::string::npos) << err;
   expectSticky(CUDA_ERROR_ASSERT);
+  CUdeviceptr more;
+  EXPECT_EQ(cuMemAlloc(&more, 16), CUDA_ERROR_ASSERT); // as NVIDIA's driver answers (H200)
   int n = 0;
   void *fillArgs[] = {&d, &n};
   EXPECT_EQ(cuLaunchKernel(fn("fill"), 1, 1, 1, 32, 1, 1, 0, nullptr, fillArgs, nullptr),

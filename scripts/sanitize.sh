@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds and runs the tests under the sanitizers: ASan+UBSan (build-asan/) and TSan (build-tsan/,
+# the thread pool, faults and launch tests). Usage: scripts/sanitize.sh [asan|tsan|all]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+jobs="${JOBS:-2}"
+
+if [ "$what" = asan ] || [ "$what" = all ]; then
+  # Enum-typed parameters may carry any integer at the C ABI (cuGetErrorName(123456, ...)).
+  flags="-fsanitize=address,undefined -fno-sanitize=enum -fno-omit-frame-pointer -O1"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+  cmake --build build-asan -j "$jobs"
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --test-dir build-asan -j "$jobs" \
+    --output-on-failure -E 'abi_'
+fi
+if [ "$what" = tsan ] || [ "$what" = all ]; then
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread
+  cmake --build build-tsan -j "$jobs" --target exec_tests e2e_services_tests e2e_cooperative_tests
+  TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" --output-on-failure \
+    -R 'ThreadPool|Services|Cooperative'
+fi
