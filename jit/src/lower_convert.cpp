@@ -110,11 +110,11 @@ bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
   Value *v = read(o[1], st, in);
   llvm::Type *dty = llvmType(ctx, dt);
   Value *r;
-  if (dt == T::TF32 && st == T::F32) { // round to 10 mantissa bits, ties away from zero
+  if (dt == T::TF32 && st == T::F32) {
+    // round the bits to 10 mantissa bits, ties away from zero; the GPU applies this to NaNs too
     if (mode != Round::RNA) unsupported();
     Value *u = b.CreateBitCast(v, b.getInt32Ty());
     r = b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), b.getInt32(0xffffe000));
-    r = b.CreateSelect(b.CreateFCmpUNO(v, v), u, r); // NaN unchanged
   } else if (sFl && dFl) {
     r = floatToFloat(v);
   } else if (sFl) { // float -> int: round, then saturate; NaN gives what the GPU gives
