@@ -16,9 +16,9 @@ CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
-  auto *fn = reinterpret_cast<driver::Function *>(f);
-  if (!driver::isLiveFunction(fn))
-    return CUDA_ERROR_INVALID_HANDLE;
+  driver::Function *fn;
+  if (CUresult r = api::functionOf(f, &fn); r != CUDA_SUCCESS)
+    return r;
   if (fn->module()->context() != c)
     return CUDA_ERROR_INVALID_CONTEXT;
   if (!defaultStream(hStream))
@@ -108,18 +108,18 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
     return r;
   if (!pi)
     return CUDA_ERROR_INVALID_VALUE;
-  auto *fn = reinterpret_cast<driver::Function *>(hfunc);
-  if (!driver::isLiveFunction(fn))
-    return CUDA_ERROR_INVALID_HANDLE;
+  driver::Function *fn;
+  if (CUresult r = api::functionOf(hfunc, &fn); r != CUDA_SUCCESS)
+    return r;
   return fn->attribute(attrib, pi);
 }
 
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
     return r;
-  auto *fn = reinterpret_cast<driver::Function *>(hfunc);
-  if (!driver::isLiveFunction(fn))
-    return CUDA_ERROR_INVALID_HANDLE;
+  driver::Function *fn;
+  if (CUresult r = api::functionOf(hfunc, &fn); r != CUDA_SUCCESS)
+    return r;
   return fn->setAttribute(attrib, value);
 }
 

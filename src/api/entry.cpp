@@ -1,6 +1,7 @@
 // The exception barrier, the not-implemented path and the handle checks shared by entry points.
 #include "entry.h"
 
+#include "cucpu/driver/library.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -78,7 +79,16 @@ CUresult functionOf(CUfunction h, driver::Function **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Function *>(h);
-  return driver::isLiveFunction(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (driver::isLiveFunction(*out))
+    return CUDA_SUCCESS;
+  // A CUkernel stands for its function in the current context (cudart launches those).
+  auto *k = reinterpret_cast<driver::Kernel *>(h);
+  if (!driver::isLiveKernel(k))
+    return CUDA_ERROR_INVALID_HANDLE;
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  return k->function(c, out);
 }
 
 CUresult moduleOf(CUmodule h, driver::Module **out) {

@@ -35,7 +35,8 @@ CUresult resolveContext(CUcontext h, driver::Context **out);
 // A device ordinal passed by the caller: NOT_INITIALIZED before cuInit, INVALID_DEVICE if bad.
 CUresult deviceOf(CUdevice dev, driver::Device **out);
 
-// Function and module handles: NOT_INITIALIZED before cuInit, INVALID_HANDLE unless live.
+// Function and module handles: NOT_INITIALIZED before cuInit, INVALID_HANDLE unless live. A
+// CUkernel is accepted as a CUfunction: its function in the current context.
 CUresult functionOf(CUfunction h, driver::Function **out);
 CUresult moduleOf(CUmodule h, driver::Module **out);
 

@@ -1,0 +1,170 @@
+// Entry point cuGetExportTable: the CUDA runtime's private tables (logging, primary context,
+// tools buffers, context-local storage, context setup, integrity check) as cudart 13 uses them.
+#include "entry.h"
+#include "entry_points.h"
+#include "export_tables.h"
+
+#include "cucpu/driver/context.h"
+#include "cucpu/support/log.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace cucpu::api::exports {
+namespace {
+
+CUresult unsupported() { return CUDA_ERROR_NOT_SUPPORTED; }
+
+// Table 1, slot 1: cudart's own error messages, routed to the api logger.
+CUresult runtimeLog(const char *component, int level, const char *fmt, va_list *args) {
+  char text[1024] = {};
+  if (fmt && args)
+    std::vsnprintf(text, sizeof text, fmt, *args);
+  log::debug(log::Component::Api, "cudart {} ({}): {}", component ? component : "?", level, text);
+  return CUDA_SUCCESS;
+}
+
+// Table 2, slot 2: retain the device's primary context.
+CUresult retainPrimaryContext(CUcontext *out, CUdevice dev) {
+  return impl::cuDevicePrimaryCtxRetain(out, dev);
+}
+
+// Table 3, slots 2 and 6: zeroed buffers the runtime reads tools flags from.
+CUresult toolsBuffer(void **buf, size_t *size) {
+  alignas(64) static unsigned char zeros[1024] = {};
+  if (!buf || !size)
+    return CUDA_ERROR_INVALID_VALUE;
+  *buf = zeros;
+  *size = sizeof zeros;
+  return CUDA_SUCCESS;
+}
+
+// Table 5: context-local storage, keyed by (context id, key); null context = current.
+struct Slot {
+  void *value;
+  void *dtor; // recorded; cudart deletes its keys itself at exit
+};
+std::mutex clsMutex;
+std::map<std::pair<unsigned long long, void *>, Slot> &cls() {
+  static auto *m = new std::map<std::pair<unsigned long long, void *>, Slot>();
+  return *m;
+}
+
+CUresult contextId(CUcontext ctx, unsigned long long *id) {
+  driver::Context *c;
+  if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
+    return r;
+  *id = c->id();
+  return CUDA_SUCCESS;
+}
+
+CUresult clsPut(CUcontext ctx, void *key, void *value, void *dtor) {
+  unsigned long long id;
+  if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
+    return r;
+  std::lock_guard lk(clsMutex);
+  cls()[{id, key}] = {value, dtor};
+  return CUDA_SUCCESS;
+}
+
+CUresult clsDelete(CUcontext ctx, void *key) {
+  unsigned long long id;
+  if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
+    return r;
+  std::lock_guard lk(clsMutex);
+  return cls().erase({id, key}) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult clsGet(void **value, CUcontext ctx, void *key) {
+  unsigned long long id;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
+    return r;
+  std::lock_guard lk(clsMutex);
+  auto it = cls().find({id, key});
+  if (it == cls().end())
+    return CUDA_ERROR_NOT_FOUND;
+  *value = it->second.value;
+  return CUDA_SUCCESS;
+}
+
+// Table 6: runtime initialisation and per-context setup; nothing to report on a CPU.
+CUresult contextSetup(CUcontext, uint32_t *out1, void **out2) {
+  if (out1)
+    *out1 = 0;
+  if (out2)
+    *out2 = nullptr;
+  return CUDA_SUCCESS;
+}
+CUresult runtimeInit() { return CUDA_SUCCESS; }
+
+template <typename F> void *fn(F *f) { return reinterpret_cast<void *>(f); }
+void *size(size_t slots) { return reinterpret_cast<void *>(slots * sizeof(void *)); }
+
+void *logTable[4] = {size(4), fn(runtimeLog), fn(unsupported), fn(unsupported)};
+void *toolsTable[8] = {size(8),          fn(unsupported), fn(toolsBuffer), fn(unsupported),
+                       fn(unsupported), fn(unsupported), fn(toolsBuffer), fn(unsupported)};
+void *opaqueTable[8] = {size(8),          fn(unsupported), fn(unsupported), fn(unsupported),
+                        fn(unsupported), fn(unsupported), fn(unsupported), fn(unsupported)};
+void *clsTable[4] = {fn(clsPut), fn(clsDelete), fn(clsGet), fn(unsupported)}; // slot 0: put
+void *setupTable[8] = {size(8),         fn(unsupported), fn(contextSetup), fn(runtimeInit),
+                       fn(unsupported), fn(unsupported), fn(unsupported),  fn(unsupported)};
+
+struct Known {
+  unsigned char uuid[16];
+  void **table;
+};
+const Known kTables[] = {
+    {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d,
+      0xd9},
+     logTable},
+    {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d,
+      0xf9},
+     primaryContextTable},
+    {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a,
+      0x66},
+     toolsTable},
+    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec,
+      0xdc},
+     opaqueTable},
+    {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95,
+      0x93},
+     clsTable},
+    {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa,
+      0x7e},
+     setupTable},
+    {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1,
+      0xf2},
+     integrityTable},
+};
+
+} // namespace
+
+void *primaryContextTable[8] = {size(8),         fn(unsupported), fn(retainPrimaryContext),
+                                fn(unsupported), fn(unsupported), fn(unsupported),
+                                fn(unsupported), fn(unsupported)};
+void *integrityTable[4] = {size(4), fn(integrityCheck), fn(unsupported), fn(unsupported)};
+
+} // namespace cucpu::api::exports
+
+namespace cucpu::api::impl {
+
+CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) {
+  if (!ppExportTable || !pExportTableId)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (const auto &t : exports::kTables) {
+    if (std::memcmp(t.uuid, pExportTableId->bytes, 16) == 0) {
+      *ppExportTable = t.table;
+      return CUDA_SUCCESS;
+    }
+  }
+  *ppExportTable = nullptr;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+} // namespace cucpu::api::impl

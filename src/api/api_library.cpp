@@ -1,0 +1,295 @@
+// Entry points: the library API (cuLibrary*, cuKernel*), how cudart 13 registers kernels.
+#include "entry.h"
+#include "entry_points.h"
+
+#include "cucpu/driver/library.h"
+#include "cucpu/driver/module.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace cucpu::api::impl {
+namespace {
+
+CUresult libraryOf(CUlibrary h, driver::Library **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Library *>(h);
+  return driver::isLiveLibrary(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult kernelOf(CUkernel h, driver::Kernel **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Kernel *>(h);
+  return driver::isLiveKernel(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+// JIT options change nothing on a CPU; library options (binary preserved, context-independent
+// loading) are accepted. Both arrays are checked for consistency.
+CUresult checkOptions(unsigned numJit, CUjit_option *jit, void **jitValues, unsigned numLib,
+                      CUlibraryOption *lib, void **libValues) {
+  if ((numJit && (!jit || !jitValues)) || (numLib && (!lib || !libValues)))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < numJit; ++i)
+    if (static_cast<int>(jit[i]) < 0 || jit[i] >= CU_JIT_NUM_OPTIONS)
+      return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < numLib; ++i)
+    if (static_cast<int>(lib[i]) < 0 || lib[i] >= CU_LIBRARY_NUM_OPTIONS)
+      return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult loadLibrary(CUlibrary *library, const void *code) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  driver::Device *d = driver::device(0);
+  std::unique_ptr<driver::Library> lib;
+  if (CUresult r = driver::Library::load(code, d->ccMajor() * 10 + d->ccMinor(), &lib);
+      r != CUDA_SUCCESS)
+    return r;
+  driver::registerLibrary(lib.get());
+  *library = reinterpret_cast<CUlibrary>(lib.release());
+  return CUDA_SUCCESS;
+}
+
+// The kernel's function in the current context.
+CUresult currentFunction(CUkernel kernel, driver::Function **f) {
+  driver::Kernel *k;
+  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  return k->function(c, f);
+}
+
+// A context for per-device kernel settings: the current one, or none yet (remembered).
+CUresult contextFor(CUdevice dev, driver::Context **out) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c = driver::current();
+  *out = c && driver::isLiveContext(c) && c->device() == d ? c : nullptr;
+  return CUDA_SUCCESS;
+}
+
+CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+  driver::Library *lib;
+  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
+    return r;
+  if (!name)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Module *m;
+  if (CUresult r = lib->module(c, &m); r != CUDA_SUCCESS)
+    return r;
+  return m->global(name, dptr, bytes);
+}
+
+} // namespace
+
+CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                           void **jitOptionsValues, unsigned int numJitOptions,
+                           CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                           unsigned int numLibraryOptions) {
+  if (!library || !code)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
+                                libraryOptions, libraryOptionValues);
+      r != CUDA_SUCCESS)
+    return r;
+  return loadLibrary(library, code);
+}
+
+CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                               void **jitOptionsValues, unsigned int numJitOptions,
+                               CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                               unsigned int numLibraryOptions) {
+  if (!library || !fileName)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
+                                libraryOptions, libraryOptionValues);
+      r != CUDA_SUCCESS)
+    return r;
+  std::ifstream in(fileName, std::ios::binary);
+  if (!in)
+    return CUDA_ERROR_FILE_NOT_FOUND;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes.append(8, '\0'); // PTX text ends with a NUL; a fat binary is read 8-byte aligned below
+  std::vector<uint64_t> aligned(bytes.size() / 8 + 1);
+  std::memcpy(aligned.data(), bytes.data(), bytes.size());
+  return loadLibrary(library, aligned.data());
+}
+
+CUresult cuLibraryUnload(CUlibrary library) {
+  driver::Library *lib;
+  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
+    return r;
+  driver::unregisterLibrary(lib);
+  delete lib;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) {
+  driver::Library *lib;
+  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
+    return r;
+  if (!pKernel || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Kernel *k = lib->kernel(name);
+  if (!k)
+    return CUDA_ERROR_NOT_FOUND;
+  *pKernel = reinterpret_cast<CUkernel>(k);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
+  driver::Library *l;
+  if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
+    return r;
+  if (!count)
+    return CUDA_ERROR_INVALID_VALUE;
+  *count = static_cast<unsigned>(l->kernels().size());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib) {
+  driver::Library *l;
+  if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
+    return r;
+  if (!kernels || numKernels < l->kernels().size())
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < l->kernels().size(); ++i)
+    kernels[i] = reinterpret_cast<CUkernel>(l->kernels()[i].get());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
+  driver::Library *lib;
+  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
+    return r;
+  if (!pMod)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Module *m;
+  if (CUresult r = lib->module(c, &m); r != CUDA_SUCCESS)
+    return r;
+  *pMod = reinterpret_cast<CUmodule>(m);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
+                            const char *name) {
+  return global(dptr, bytes, library, name);
+}
+
+// Managed variables live in host memory like every other global on a CPU device.
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
+                             const char *name) {
+  return global(dptr, bytes, library, name);
+}
+
+// Unified functions (callable from host and device) do not exist in PTX that cucpu loads.
+CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol) {
+  driver::Library *lib;
+  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
+    return r;
+  if (!fptr || !symbol)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
+  if (!pFunc)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Function *f;
+  if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
+    return r;
+  *pFunc = reinterpret_cast<CUfunction>(f);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel,
+                              CUdevice dev) {
+  driver::Context *c;
+  if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
+    return r;
+  if (!pi)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!c)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  driver::Function *f;
+  if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
+    return r;
+  return f->attribute(attrib, pi);
+}
+
+CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel,
+                              CUdevice dev) {
+  driver::Kernel *k;
+  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c;
+  if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
+    return r;
+  return k->setAttribute(c, attrib, val);
+}
+
+CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev) {
+  driver::Kernel *k;
+  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
+    return r;
+  if (config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c;
+  if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
+    return r;
+  return k->setCacheConfig(c, config);
+}
+
+CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
+  driver::Kernel *k;
+  if (CUresult r = kernelOf(hfunc, &k); r != CUDA_SUCCESS)
+    return r;
+  if (!name)
+    return CUDA_ERROR_INVALID_VALUE;
+  *name = k->name().c_str();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                              size_t *paramSize) {
+  if (!paramOffset && !paramSize)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Function *f;
+  if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
+    return r;
+  size_t offset, size;
+  if (!f->param(paramIndex, &offset, &size))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (paramOffset)
+    *paramOffset = offset;
+  if (paramSize)
+    *paramSize = size;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
+  driver::Kernel *k;
+  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
+    return r;
+  if (!pLib)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pLib = reinterpret_cast<CUlibrary>(k->library());
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl
