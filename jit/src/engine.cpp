@@ -7,6 +7,8 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
@@ -15,14 +17,39 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <chrono>
+#include <dlfcn.h>
 #include <mutex>
 
 namespace cucpu::jit {
 namespace {
 
+// Vector variants in glibc's libmvec of the functions PTX's approximate instructions become
+// (ex2/lg2/sin/cos), beyond the ones LLVM's LIBMVEC_X86 table lists: AVX2 (d) and AVX-512 (e).
+const llvm::VecDesc kExtraVectorMath[] = {
+    {"llvm.exp2.f32", "_ZGVdN8v_exp2f", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.exp2.f32", "_ZGVeN16v_exp2f", llvm::ElementCount::getFixed(16), false,
+     "_ZGV_LLVM_N16v"},
+    {"llvm.log2.f32", "_ZGVdN8v_log2f", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.log2.f32", "_ZGVeN16v_log2f", llvm::ElementCount::getFixed(16), false,
+     "_ZGV_LLVM_N16v"},
+    {"llvm.sin.f32", "_ZGVeN16v_sinf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
+    {"llvm.cos.f32", "_ZGVeN16v_cosf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
+    {"llvm.exp.f32", "_ZGVeN16v_expf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
+    {"llvm.log.f32", "_ZGVeN16v_logf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
+    {"llvm.exp2.f64", "_ZGVdN4v_exp2", llvm::ElementCount::getFixed(4), false, "_ZGV_LLVM_N4v"},
+    {"llvm.log2.f64", "_ZGVdN4v_log2", llvm::ElementCount::getFixed(4), false, "_ZGV_LLVM_N4v"},
+    {"llvm.exp2.f64", "_ZGVeN8v_exp2", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.log2.f64", "_ZGVeN8v_log2", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.sin.f64", "_ZGVeN8v_sin", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.cos.f64", "_ZGVeN8v_cos", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.exp.f64", "_ZGVeN8v_exp", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+    {"llvm.log.f64", "_ZGVeN8v_log", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
+};
+
 struct Engine {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo;
   std::mutex optMutex;
   std::string error;
 
@@ -55,6 +82,18 @@ struct Engine {
       return;
     }
     jit->getMainJITDylib().addGenerator(std::move(*gen));
+    libraryInfo = std::make_unique<llvm::TargetLibraryInfoImpl>(tm->getTargetTriple());
+    // Vector math: glibc's libmvec, loaded globally so generated code finds its symbols.
+    const bool avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+    if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) {
+      libraryInfo->addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86,
+                                                      tm->getTargetTriple());
+      for (const auto &d : kExtraVectorMath)
+        if (avx512 || d.getVectorFnName().substr(0, 5) != "_ZGVe")
+          libraryInfo->addVectorizableFunctions({d});
+    } else {
+      log::info(log::Component::Jit, "libmvec not found: transcendental functions stay scalar");
+    }
     jit->getIRTransformLayer().setTransform(
         [this](llvm::orc::ThreadSafeModule tsm, const llvm::orc::MaterializationResponsibility &)
             -> llvm::Expected<llvm::orc::ThreadSafeModule> {
@@ -76,6 +115,7 @@ struct Engine {
     pto.LoopVectorization = true;
     pto.SLPVectorization = true;
     llvm::PassBuilder pb(tm.get(), pto);
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);

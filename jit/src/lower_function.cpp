@@ -551,6 +551,8 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   envreg_ = loadField(launch_, ms.launchTy, 5, 0, ptrTy, "envreg");
   services_ = loadField(launch_, ms.launchTy, 6, 0, ptrTy, "services");
   sharedBase_ = loadField(blockArg_, ms.blockTy, 2, 0, ptrTy, "shared");
+  llvm::cast<llvm::Instruction>(sharedBase_)
+      ->setMetadata(kSharedMetadata, llvm::MDNode::get(ctx, {}));
   scratch_ = loadField(blockArg_, ms.blockTy, 3, 0, ptrTy, "scratch");
 
   for (size_t i = 0; i < regs_.size(); ++i)

@@ -7,6 +7,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
 
 namespace cucpu::jit {
 namespace {
@@ -28,10 +29,10 @@ bool pointerLike(llvm::Value *v) {
          llvm::isa<llvm::Argument>(v);
 }
 
-bool fromParams(llvm::Value *ptr) {
+bool derivedFrom(llvm::Value *ptr, const char *kind) {
   auto *obj = llvm::getUnderlyingObject(ptr, 8);
   auto *ld = llvm::dyn_cast<llvm::LoadInst>(obj);
-  return ld && ld->getMetadata(kParamsMetadata);
+  return ld && ld->getMetadata(kind);
 }
 
 } // namespace
@@ -42,14 +43,25 @@ void rewritePointers(llvm::Module &m) {
       continue;
     std::vector<llvm::IntToPtrInst *> casts;
     std::vector<llvm::LoadInst *> loads;
+    std::vector<llvm::Instruction *> atomics;
     for (llvm::Instruction &i : llvm::instructions(f)) {
       if (auto *c = llvm::dyn_cast<llvm::IntToPtrInst>(&i))
         casts.push_back(c);
       else if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&i))
         loads.push_back(l);
+      else if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
+        atomics.push_back(&i);
+    }
+    for (llvm::Instruction *a : atomics) {
+      if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(a);
+          rmw && derivedFrom(rmw->getPointerOperand(), kSharedMetadata))
+        llvm::lowerAtomicRMWInst(rmw);
+      else if (auto *cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(a);
+               cx && derivedFrom(cx->getPointerOperand(), kSharedMetadata))
+        llvm::lowerAtomicCmpXchgInst(cx);
     }
     for (llvm::LoadInst *l : loads)
-      if (!l->isVolatile() && fromParams(l->getPointerOperand()))
+      if (!l->isVolatile() && derivedFrom(l->getPointerOperand(), kParamsMetadata))
         l->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(f.getContext(), {}));
     for (llvm::IntToPtrInst *c : casts) {
       llvm::SmallVector<llvm::Value *, 4> terms;

@@ -7,14 +7,17 @@ class Module;
 
 namespace cucpu::jit {
 
-// Metadata kind naming the load of the launch's parameter-buffer pointer.
+// Metadata kinds naming the loads of the parameter-buffer and shared-memory pointers.
 inline constexpr const char *kParamsMetadata = "cucpu.params";
+inline constexpr const char *kSharedMetadata = "cucpu.shared";
 
 // Runs on freshly lowered block functions, after registers were promoted to SSA:
 //  - `inttoptr(base + offset)` where `base` is a pointer-like term (a loaded value, a ptrtoint)
 //    becomes `getelementptr i8, inttoptr(base), offset`, so scalar evolution sees addresses that
 //    advance with the thread index (contiguous vector loads instead of gathers);
-//  - loads from the kernel's parameter buffer are marked invariant, so they leave thread loops.
+//  - loads from the kernel's parameter buffer are marked invariant, so they leave thread loops;
+//  - atomics on shared memory become plain read-modify-writes: one OS thread runs all threads
+//    of a block, so nothing else can touch the block's shared memory meanwhile.
 void rewritePointers(llvm::Module &m);
 
 } // namespace cucpu::jit
