@@ -366,7 +366,8 @@ int run(int argc, char **argv) {
         f->release();
         continue;
       }
-      std::printf("%s verified\n", f->name().c_str());
+      std::printf("%s %s\n", f->name().c_str(),
+                  k == Kernel::Empty ? "ready (nothing to verify)" : "verified");
       setupMs[f->name()] = setup;
       firstMs[f->name()] = first;
       if (f->name() == "cucpu" && std::isnan(coldFirstResultMs)) {
