@@ -5,6 +5,7 @@
 
 #include "pointer_rewrite.h"
 
+#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 #include "kernel_abi.h"
 
@@ -307,6 +308,11 @@ void KernelLowering::collectRegisters() {
       blocks_.emplace_back();
   }
   info_.regions = static_cast<uint32_t>(regions_.size());
+  // CUCPU_SCHEDULE=warp runs every kernel with the warp scheduler (tests prove both strategies
+  // give the same results; it is also the slower, more general one).
+  static const bool forceWarp = env::get("CUCPU_SCHEDULE").value_or("") == "warp";
+  warpMode_ |= forceWarp;
+  info_.warpScheduled = warpMode_;
 }
 
 void KernelLowering::buildBlocks() {
@@ -368,14 +374,14 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
   };
   std::function<void(const ptx::Operand &, bool)> visit = [&](const ptx::Operand &op, bool isDef) {
     using K = ptx::Operand::Kind;
-    if (op.kind == K::Reg) {
+    if (op.kind == K::Reg || (op.kind == K::Symbol && regIds_.count(op.name))) {
       if (isDef == defs) {
         add(op.name);
         if (!op.name2.empty())
           add(op.name2);
       }
     } else if (op.kind == K::Address) {
-      if (!defs && op.addrIsReg)
+      if (!defs && (op.addrIsReg || regIds_.count(op.name)))
         add(op.name);
       for (auto &e : op.elems)
         visit(e, false);
@@ -439,8 +445,9 @@ void KernelLowering::computeLiveness() {
 // Registers live at the entry of any region after the first live across a sync point: they get
 // a per-thread slab in scratch (structure of arrays, so consecutive threads are contiguous).
 void KernelLowering::planScratch() {
-  if (regions_.size() < 2) {
-    info_.scratchBytesPerThread = 0;
+  if (regions_.size() < 2 && !warpMode_) { // only .local memory: one area per thread
+    localOff_ = 0;
+    info_.scratchBytesPerThread = localBytes_;
     return;
   }
   std::vector<int> cross;
@@ -490,14 +497,12 @@ void KernelLowering::setThreadIndex(Value *linear, Value *x, Value *y, Value *z)
   tid_[0] = x;
   tid_[1] = y;
   tid_[2] = z;
-  if (localBytes_ > 0 && !localAlloca_)
+  if (localBytes_ > 0)
     localBase_ = b.CreateGEP(
         b.getInt8Ty(), scratch_,
         b.CreateAdd(b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(localOff_)),
                     b.CreateMul(b.CreateZExt(linear, b.getInt64Ty()), b.getInt64(localBytes_))),
         "local");
-  else if (localAlloca_)
-    localBase_ = localAlloca_;
 }
 
 RegInfo &KernelLowering::reg(const std::string &name, const ptx::Instruction &in) {
@@ -559,11 +564,6 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   b.CreateStore(b.getInt32(0), carry_);
-  if (regions_.size() < 2 && localBytes_ > 0) {
-    localAlloca_ = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), localBytes_), nullptr,
-                                  "local");
-    localAlloca_->setAlignment(llvm::Align(16));
-  }
   if (warpMode_) {
     emitWarpScheduler();
     return;

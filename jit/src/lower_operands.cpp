@@ -154,6 +154,11 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
     throwInvalid(op.loc, "float literal used as ." + std::string(ptx::typeName(want)));
   }
   case K::Symbol: {
+    if (regIds_.count(op.name) || op.name == "WARP_SZ") { // a register declared without '%'
+      ptx::Operand asReg = op;
+      asReg.kind = K::Reg;
+      return read(asReg, want, in);
+    }
     ptx::Space sp;
     Value *a = symbolAddress(op.name, in, &sp);
     if (op.imm)
@@ -168,7 +173,7 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
 void KernelLowering::write(const ptx::Operand &op, Value *v, T type, const ptx::Instruction &in) {
   if (op.kind == K::Sink)
     return;
-  if (op.kind != K::Reg)
+  if (op.kind != K::Reg && !(op.kind == K::Symbol && regIds_.count(op.name)))
     throwInvalid(op.loc, "destination of '" + spellingOf(in) + "' is not a register");
   RegInfo &ri = reg(op.name, in);
   b.CreateStore(convert(v, ri.ty, ptx::isSigned(type)), ri.slot);
@@ -180,7 +185,8 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
     throwInvalid(op.loc, "expected an address in '" + spellingOf(in) + "'");
   Value *base;
   ptx::Space symSpace = space;
-  if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg)) {
+  if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg) ||
+      ((op.kind == K::Address || op.kind == K::Symbol) && regIds_.count(op.name))) {
     RegInfo &ri = reg(op.name, in);
     base = convert(b.CreateLoad(ri.ty, ri.slot), b.getInt64Ty(), false);
   } else if (!op.name.empty()) {

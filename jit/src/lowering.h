@@ -173,7 +173,6 @@ private:
   llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
   llvm::Value *localBase_ = nullptr; // this thread's .local area
-  llvm::AllocaInst *localAlloca_ = nullptr;
   llvm::AllocaInst *next_ = nullptr;  // uniform mode: region to run next
   llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
   llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration

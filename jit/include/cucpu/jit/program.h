@@ -36,6 +36,7 @@ struct KernelInfo {
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t numRegs = 0;             // PTX registers declared (reported as the register count)
   uint32_t regions = 1;             // barrier-delimited regions of the block function
+  bool warpScheduled = false;       // runs warp by warp (warp-level sync points) or block-wide
   uint32_t ptxVersion = 0;          // .version as major * 10 + minor
 };
 
