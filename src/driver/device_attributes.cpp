@@ -48,7 +48,7 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
   case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: v = 512; break;
   case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: v = ordinal_ + 1; break;
+  case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: v = physical_ + 1; break;
   case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: v = 0; break;
   case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: v = 0; break;
   case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = 3200000; break; // kHz
@@ -100,7 +100,7 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
   case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: v = 65536; break;
   case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: v = ordinal_; break;
+  case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: v = physical_; break;
   case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: v = 2; break;
   case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: v = 1; break;

@@ -13,9 +13,13 @@ class Context;
 
 class Device {
 public:
-  explicit Device(int ordinal);
+  // `ordinal` is the device's number in this process; `physical` its number among all virtual
+  // devices (CUDA_VISIBLE_DEVICES may hide or reorder them).
+  Device(int ordinal, int physical);
 
   int ordinal() const { return ordinal_; }
+  int physical() const { return physical_; }
+  std::string uuidHex() const; // 32 lower-case hex digits
   const std::string &name() const { return name_; }
   size_t totalMemory() const { return totalMemory_; }
   const CUuuid &uuid() const { return uuid_; }
@@ -34,6 +38,7 @@ public:
 
 private:
   int ordinal_;
+  int physical_;
   std::string name_;
   size_t totalMemory_;
   CUuuid uuid_;
@@ -41,7 +46,9 @@ private:
   unsigned multiprocessors_;
 };
 
-// The devices visible to this process (CUCPU_DEVICES, default 1). Empty before cuInit.
+// The devices visible to this process: CUCPU_DEVICES virtual devices (default 1), filtered and
+// ordered by CUDA_VISIBLE_DEVICES. Empty before cuInit; cuInit fails with NO_DEVICE when none is
+// visible.
 int deviceCount();
 Device *device(int ordinal);
 // cuInit: creates the devices once.
