@@ -3,6 +3,7 @@
 #include "entry_points.h"
 
 #include "cucpu/driver/launch.h"
+#include "cucpu/driver/stream.h"
 
 namespace cucpu::api::impl {
 namespace {
@@ -94,6 +95,8 @@ CUresult contextDevice(CUdevice *device, CUcontext ctx) {
 CUresult synchronizeCtx(CUcontext ctx) {
   driver::Context *c;
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::synchronizeStreams(c); r != CUDA_SUCCESS)
     return r;
   return driver::synchronize(c);
 }

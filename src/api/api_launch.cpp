@@ -4,25 +4,30 @@
 
 #include "cucpu/driver/launch.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/stream_launch.h"
+#include "stream_ref.h"
 
 namespace cucpu::api::impl {
 
 namespace {
-bool defaultStream(CUstream s) { return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD; }
 
-// What every launch entry point shares: the function, context and stream checks.
+// What every launch entry point shares: the function, context and stream checks. A launch on a
+// stream is queued there; on the legacy default stream it runs now, after the blocking streams.
 CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
-                void **kernelParams, void **extra) {
+                void **kernelParams, void **extra, bool perThread = false) {
   driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+  driver::Stream *s;
+  if (CUresult r = api::contextAndStream(hStream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   driver::Function *fn;
   if (CUresult r = api::functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (fn->module()->context() != c)
     return CUDA_ERROR_INVALID_CONTEXT;
-  if (!defaultStream(hStream))
-    return CUDA_ERROR_INVALID_HANDLE; // streams other than the default arrive with issue #6
+  if (s)
+    return driver::enqueueLaunch(s, fn, cfg, kernelParams, extra);
+  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
+    return r;
   return driver::launchKernel(c, fn, cfg, kernelParams, extra);
 }
 
@@ -50,6 +55,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                 makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, false),
                 hStream, kernelParams, extra);
+}
+
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                             unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                             unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                             void **kernelParams, void **extra) {
+  return launch(f,
+                makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                           sharedMemBytes, false),
+                hStream, kernelParams, extra, true);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,

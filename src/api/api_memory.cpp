@@ -3,6 +3,8 @@
 #include "entry.h"
 #include "entry_points.h"
 
+#include "cucpu/driver/stream.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -15,6 +17,8 @@ void *ptr(CUdeviceptr p) { return hostPtr(p); }
 template <typename T> CUresult memsetN(CUdeviceptr dst, T value, size_t n) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS) // legacy default stream order
     return r;
   if (n == 0)
     return CUDA_SUCCESS;
@@ -33,6 +37,8 @@ template <typename T>
 CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
     return r;
   if (width == 0 || height == 0)
     return CUDA_SUCCESS;
@@ -63,6 +69,8 @@ bool valid(CUdeviceptr p, size_t bytes, Side side) {
 CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
     return r;
   if (bytes == 0)
     return CUDA_SUCCESS;

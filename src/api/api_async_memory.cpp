@@ -1,0 +1,172 @@
+// Entry points: stream-ordered copies, memsets, allocations, and managed memory (which is
+// ordinary host memory on a CPU device, so prefetches and advice have nothing to move).
+#include "device_ptr.h"
+#include "entry_points.h"
+#include "stream_ref.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cucpu::api::impl {
+namespace {
+
+enum class Side { Device, Host, Unified };
+
+bool valid(CUdeviceptr p, size_t bytes, Side side) {
+  switch (side) {
+  case Side::Device:
+    return validDevice(p, bytes);
+  case Side::Host:
+    return p != 0;
+  case Side::Unified:
+    return validUnified(p, bytes);
+  }
+  return false;
+}
+
+CUdeviceptr addr(const void *p) { return reinterpret_cast<uintptr_t>(p); }
+
+CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes,
+              CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (bytes == 0)
+    return CUDA_SUCCESS;
+  if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
+}
+
+template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstream h, bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (n == 0)
+    return CUDA_SUCCESS;
+  if (n > SIZE_MAX / sizeof(T) || dst % sizeof(T) != 0 || !validDevice(dst, n * sizeof(T)))
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [dst, value, n] { std::fill_n(static_cast<T *>(hostPtr(dst)), n, value); });
+}
+
+CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!dptr || bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  // The device's default pool hands out memory at once; it is usable in stream order.
+  return driver::memory().allocate(c, bytes, dptr);
+}
+
+CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!validDevice(dptr, 1))
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [dptr] { driver::memory().free(dptr); });
+}
+
+CUresult prefetch(CUdeviceptr p, size_t count, CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  return count && validDevice(p, count) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+} // namespace
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream h) {
+  return copy(dst, Side::Device, addr(src), Side::Host, n, h, false);
+}
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream h) {
+  return copy(dst, Side::Device, addr(src), Side::Host, n, h, true);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(addr(dst), Side::Host, src, Side::Device, n, h, false);
+}
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(addr(dst), Side::Host, src, Side::Device, n, h, true);
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(dst, Side::Device, src, Side::Device, n, h, false);
+}
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(dst, Side::Device, src, Side::Device, n, h, true);
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(dst, Side::Unified, src, Side::Unified, n, h, false);
+}
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h) {
+  return copy(dst, Side::Unified, src, Side::Unified, n, h, true);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream h) {
+  return memset(d, v, n, h, false);
+}
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr d, unsigned char v, size_t n, CUstream h) {
+  return memset(d, v, n, h, true);
+}
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream h) {
+  return memset(d, v, n, h, false);
+}
+CUresult cuMemsetD16Async_ptsz(CUdeviceptr d, unsigned short v, size_t n, CUstream h) {
+  return memset(d, v, n, h, true);
+}
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream h) {
+  return memset(d, v, n, h, false);
+}
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t n, CUstream h) {
+  return memset(d, v, n, h, true);
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream h) { return allocAsync(p, n, h, false); }
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream h) {
+  return allocAsync(p, n, h, true);
+}
+CUresult cuMemFreeAsync(CUdeviceptr p, CUstream h) { return freeAsync(p, h, false); }
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream h) { return freeAsync(p, h, true); }
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::memory().allocate(c, bytesize, dptr);
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUdevice, CUstream h) {
+  return prefetch(p, count, h, false);
+}
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t count, CUdevice, CUstream h) {
+  return prefetch(p, count, h, true);
+}
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count, CUmemLocation, unsigned int flags,
+                               CUstream h) {
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, false);
+}
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation,
+                                    unsigned int flags, CUstream h) {
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, true);
+}
+
+CUresult cuMemAdvise(CUdeviceptr p, size_t count, CUmem_advise advice, CUdevice) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+    return CUDA_ERROR_INVALID_VALUE;
+  return count && validDevice(p, count) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation) {
+  return impl::cuMemAdvise(p, count, advice, 0);
+}
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,100 @@
+// Entry points: events (record in stream order, query, synchronise, elapsed time).
+#include "entry_points.h"
+#include "stream_ref.h"
+
+namespace cucpu::api::impl {
+namespace {
+
+CUresult eventOf(CUevent h, driver::Event **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Event *>(h);
+  return driver::isLiveEvent(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
+  driver::Event *e;
+  if (CUresult r = eventOf(h, &e); r != CUDA_SUCCESS)
+    return r;
+  if (flags & ~unsigned(CU_EVENT_RECORD_EXTERNAL))
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!s)
+    if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
+      return r;
+  e->record(s);
+  return CUDA_SUCCESS;
+}
+
+CUresult elapsed(float *ms, CUevent start, CUevent end) {
+  driver::Event *a, *b;
+  if (CUresult r = eventOf(start, &a); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = eventOf(end, &b); r != CUDA_SUCCESS)
+    return r;
+  if (!ms)
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::Event::elapsed(a, b, ms);
+}
+
+} // namespace
+
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  constexpr unsigned kKnown =
+      CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+  if (!phEvent || (Flags & ~kKnown) ||
+      ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *e = new driver::Event(Flags);
+  driver::registerEvent(e);
+  *phEvent = reinterpret_cast<CUevent>(e);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent hEvent) {
+  driver::Event *e;
+  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  driver::unregisterEvent(e);
+  delete e; // a queued record holds its own completion state, not the event
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent e, CUstream s) { return record(e, s, 0, false); }
+CUresult cuEventRecord_ptsz(CUevent e, CUstream s) { return record(e, s, 0, true); }
+CUresult cuEventRecordWithFlags(CUevent e, CUstream s, unsigned int f) {
+  return record(e, s, f, false);
+}
+CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int f) {
+  return record(e, s, f, true);
+}
+
+CUresult cuEventQuery(CUevent hEvent) {
+  driver::Event *e;
+  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  return e->complete() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+CUresult cuEventSynchronize(CUevent hEvent) {
+  driver::Event *e;
+  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  e->synchronize();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  return elapsed(ms, start, end);
+}
+CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
+  return elapsed(ms, start, end);
+}
+
+} // namespace cucpu::api::impl

@@ -1,0 +1,184 @@
+// Entry points: streams (create, destroy, synchronise, query, wait on events, properties) and
+// host functions queued on them.
+#include "entry_points.h"
+#include "stream_ref.h"
+
+#include <algorithm>
+
+namespace cucpu::api::impl {
+namespace {
+
+CUresult properties(CUstream h, bool perThread, driver::Context **c, driver::Stream **s) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  return contextAndStream(h, perThread, c, s);
+}
+
+CUresult synchronize(CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  return s ? s->synchronize() : driver::syncLegacy(c);
+}
+
+CUresult query(CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
+    return e;
+  return !s || s->idle() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  auto *ev = reinterpret_cast<driver::Event *>(e);
+  if (!driver::isLiveEvent(ev))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (flags & ~unsigned(CU_EVENT_WAIT_EXTERNAL))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto [progress, seq] = ev->point(); // captured now: later records do not matter
+  if (!progress)
+    return CUDA_SUCCESS;
+  return submit(c, s, [progress, seq] { progress->waitFor(seq); });
+}
+
+CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!fn)
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [fn, userData] { fn(userData); });
+}
+
+CUresult addCallback(CUstream h, CUstreamCallback cb, void *userData, unsigned flags,
+                     bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!cb || flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [cb, userData, c, h] { cb(h, c->stickyError(), userData); });
+}
+
+CUresult getPriority(CUstream h, int *priority, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!priority)
+    return CUDA_ERROR_INVALID_VALUE;
+  *priority = s ? s->priority() : 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult getFlags(CUstream h, unsigned *flags, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  *flags = s ? s->flags() : unsigned(CU_STREAM_DEFAULT);
+  return CUDA_SUCCESS;
+}
+
+CUresult getId(CUstream h, unsigned long long *id, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!id)
+    return CUDA_ERROR_INVALID_VALUE;
+  *id = s ? s->id() : 0; // the legacy stream is stream 0
+  return CUDA_SUCCESS;
+}
+
+CUresult getCtx(CUstream h, CUcontext *pctx, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!pctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pctx = toHandle(c);
+  return CUDA_SUCCESS;
+}
+
+CUresult getDevice(CUstream h, CUdevice *device, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!device)
+    return CUDA_ERROR_INVALID_VALUE;
+  return impl::cuCtxGetDevice_v2(device, toHandle(c));
+}
+
+} // namespace
+
+CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!phStream || (flags & ~unsigned(CU_STREAM_NON_BLOCKING)))
+    return CUDA_ERROR_INVALID_VALUE;
+  // cuCtxGetStreamPriorityRange reports 0 (least) to -5 (greatest); CUDA clamps into it. The
+  // priority is recorded; every stream's executor is an ordinary thread.
+  priority = std::clamp(priority, -5, 0);
+  driver::Stream *s;
+  if (CUresult r = driver::createStream(c, flags, priority, &s); r != CUDA_SUCCESS)
+    return r;
+  *phStream = reinterpret_cast<CUstream>(s);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
+  return impl::cuStreamCreateWithPriority(phStream, Flags, 0);
+}
+
+CUresult cuStreamDestroy_v2(CUstream hStream) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  auto *s = reinterpret_cast<driver::Stream *>(hStream);
+  if (!hStream || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return driver::destroyStream(s);
+}
+
+CUresult cuStreamSynchronize(CUstream h) { return synchronize(h, false); }
+CUresult cuStreamSynchronize_ptsz(CUstream h) { return synchronize(h, true); }
+CUresult cuStreamQuery(CUstream h) { return query(h, false); }
+CUresult cuStreamQuery_ptsz(CUstream h) { return query(h, true); }
+CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int f) { return waitEvent(h, e, f, false); }
+CUresult cuStreamWaitEvent_ptsz(CUstream h, CUevent e, unsigned int f) {
+  return waitEvent(h, e, f, true);
+}
+CUresult cuLaunchHostFunc(CUstream h, CUhostFn fn, void *u) { return hostFunc(h, fn, u, false); }
+CUresult cuLaunchHostFunc_ptsz(CUstream h, CUhostFn fn, void *u) { return hostFunc(h, fn, u, true); }
+CUresult cuStreamAddCallback(CUstream h, CUstreamCallback cb, void *u, unsigned int f) {
+  return addCallback(h, cb, u, f, false);
+}
+CUresult cuStreamAddCallback_ptsz(CUstream h, CUstreamCallback cb, void *u, unsigned int f) {
+  return addCallback(h, cb, u, f, true);
+}
+CUresult cuStreamGetPriority(CUstream h, int *p) { return getPriority(h, p, false); }
+CUresult cuStreamGetPriority_ptsz(CUstream h, int *p) { return getPriority(h, p, true); }
+CUresult cuStreamGetFlags(CUstream h, unsigned int *f) { return getFlags(h, f, false); }
+CUresult cuStreamGetFlags_ptsz(CUstream h, unsigned int *f) { return getFlags(h, f, true); }
+CUresult cuStreamGetId(CUstream h, unsigned long long *id) { return getId(h, id, false); }
+CUresult cuStreamGetId_ptsz(CUstream h, unsigned long long *id) { return getId(h, id, true); }
+CUresult cuStreamGetCtx(CUstream h, CUcontext *c) { return getCtx(h, c, false); }
+CUresult cuStreamGetCtx_ptsz(CUstream h, CUcontext *c) { return getCtx(h, c, true); }
+CUresult cuStreamGetDevice(CUstream h, CUdevice *d) { return getDevice(h, d, false); }
+CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d, true); }
+
+} // namespace cucpu::api::impl

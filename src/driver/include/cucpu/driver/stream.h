@@ -1,0 +1,106 @@
+// Streams and events. A stream is an ordered queue of operations run by its own executor thread
+// (started on demand, gone when idle). The legacy default stream has no queue: its operations
+// run on the calling thread after every blocking stream of the context has drained, which gives
+// CUDA's legacy synchronisation (later blocking-stream work naturally follows them).
+#pragma once
+
+#include <cuda.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace cucpu::driver {
+
+class Context;
+
+// How far a stream has got: operations are numbered from 1 in enqueue order.
+struct Progress {
+  std::mutex mutex;
+  std::condition_variable cv;
+  unsigned long long completed = 0;
+  void waitFor(unsigned long long seq);
+  bool reached(unsigned long long seq);
+};
+
+class Stream {
+public:
+  Stream(Context *ctx, unsigned flags, int priority);
+  ~Stream(); // waits for the queued work
+  Context *context() const { return ctx_; }
+  unsigned flags() const { return flags_; }
+  int priority() const { return priority_; }
+  unsigned long long id() const { return id_; }
+  bool blocking() const { return !(flags_ & CU_STREAM_NON_BLOCKING); }
+
+  // Queues `op`; returns its sequence number.
+  unsigned long long enqueue(std::function<void()> op);
+  // Waits for every queued operation; returns the first asynchronous error since the last call.
+  CUresult synchronize();
+  // Waits for every queued operation, leaving any asynchronous error to be reported later.
+  void drain();
+  bool idle();
+  std::shared_ptr<Progress> progress() const { return progress_; }
+  // An error of an operation that ran asynchronously (reported by the next synchronisation).
+  void setError(CUresult e);
+
+private:
+  void run();
+  Context *ctx_;
+  unsigned flags_;
+  int priority_;
+  unsigned long long id_;
+  std::shared_ptr<Progress> progress_;
+  std::mutex mutex_;
+  std::deque<std::function<void()>> queue_;
+  unsigned long long enqueued_ = 0;
+  bool running_ = false;
+  CUresult error_ = CUDA_SUCCESS;
+  std::thread executor_;
+};
+
+class Event {
+public:
+  explicit Event(unsigned flags) : flags_(flags) {}
+  unsigned flags() const { return flags_; }
+  // Records the event in `s` (null: completes now, for the legacy stream).
+  void record(Stream *s);
+  bool recorded();
+  bool complete();
+  void synchronize();
+  // Milliseconds from `start` to `end`; NOT_READY until both completed.
+  static CUresult elapsed(Event *start, Event *end, float *ms);
+  // The point a waiter must reach (null progress: nothing to wait for).
+  std::pair<std::shared_ptr<Progress>, unsigned long long> point();
+
+private:
+  std::chrono::steady_clock::time_point time(); // when it completed
+  unsigned flags_;
+  std::mutex mutex_;
+  bool recorded_ = false;
+  std::shared_ptr<Progress> progress_;
+  unsigned long long seq_ = 0;
+  std::shared_ptr<std::chrono::steady_clock::time_point> time_;
+};
+
+// Streams of a context (registry; handles are checked here before use).
+CUresult createStream(Context *ctx, unsigned flags, int priority, Stream **out);
+CUresult destroyStream(Stream *s);
+bool isLiveStream(const Stream *s);
+// The calling thread's per-thread default stream in `ctx`.
+Stream *perThreadStream(Context *ctx);
+// Legacy default stream semantics: waits until every blocking stream of `ctx` has drained.
+CUresult syncLegacy(Context *ctx);
+// Waits for every stream of `ctx`; the first asynchronous error, else the sticky error.
+CUresult synchronizeStreams(Context *ctx);
+
+// Events (registry).
+void registerEvent(Event *e);
+void unregisterEvent(Event *e);
+bool isLiveEvent(const Event *e);
+
+} // namespace cucpu::driver

@@ -1,0 +1,252 @@
+// Streams (ordered queues with an on-demand executor thread), events, and the stream registry.
+#include "cucpu/driver/stream.h"
+
+#include "cucpu/driver/context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <unordered_set>
+#include <vector>
+
+namespace cucpu::driver {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<const Context *, std::vector<std::shared_ptr<Stream>>> byContext;
+  // Per-thread default streams, by (context id, thread).
+  std::map<std::pair<unsigned long long, std::thread::id>, Stream *> perThread;
+  std::unordered_set<const void *> live;
+};
+Registry &registry() {
+  static auto *r = new Registry();
+  return *r;
+}
+
+std::vector<std::shared_ptr<Stream>> streamsOf(const Context *ctx) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  auto it = r.byContext.find(ctx);
+  return it == r.byContext.end() ? std::vector<std::shared_ptr<Stream>>() : it->second;
+}
+
+std::atomic<unsigned long long> nextStreamId{1};
+
+} // namespace
+
+void Progress::waitFor(unsigned long long seq) {
+  std::unique_lock lk(mutex);
+  cv.wait(lk, [&] { return completed >= seq; });
+}
+
+bool Progress::reached(unsigned long long seq) {
+  std::lock_guard lk(mutex);
+  return completed >= seq;
+}
+
+Stream::Stream(Context *ctx, unsigned flags, int priority)
+    : ctx_(ctx), flags_(flags), priority_(priority), id_(nextStreamId++),
+      progress_(std::make_shared<Progress>()) {}
+
+Stream::~Stream() {
+  drain();
+  std::thread t;
+  {
+    std::lock_guard lk(mutex_);
+    t = std::move(executor_);
+  }
+  if (t.joinable())
+    t.join();
+}
+
+unsigned long long Stream::enqueue(std::function<void()> op) {
+  std::lock_guard lk(mutex_);
+  queue_.push_back(std::move(op));
+  unsigned long long seq = ++enqueued_;
+  if (!running_) {
+    if (executor_.joinable())
+      executor_.join(); // the previous executor found the queue empty and is leaving
+    running_ = true;
+    executor_ = std::thread([this] { run(); });
+  }
+  return seq;
+}
+
+void Stream::run() {
+  for (;;) {
+    std::function<void()> op;
+    {
+      std::lock_guard lk(mutex_);
+      if (queue_.empty()) {
+        running_ = false;
+        return;
+      }
+      op = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    op();
+    {
+      std::lock_guard lk(progress_->mutex);
+      ++progress_->completed;
+    }
+    progress_->cv.notify_all();
+  }
+}
+
+void Stream::drain() {
+  unsigned long long last;
+  {
+    std::lock_guard lk(mutex_);
+    last = enqueued_;
+  }
+  progress_->waitFor(last);
+}
+
+CUresult Stream::synchronize() {
+  drain();
+  std::lock_guard lk(mutex_);
+  CUresult e = error_;
+  error_ = CUDA_SUCCESS;
+  return e != CUDA_SUCCESS ? e : ctx_->stickyError();
+}
+
+bool Stream::idle() {
+  std::lock_guard lk(mutex_);
+  return progress_->reached(enqueued_);
+}
+
+void Stream::setError(CUresult e) {
+  std::lock_guard lk(mutex_);
+  if (error_ == CUDA_SUCCESS)
+    error_ = e;
+}
+
+void Event::record(Stream *s) {
+  std::lock_guard lk(mutex_);
+  recorded_ = true;
+  auto time = std::make_shared<std::chrono::steady_clock::time_point>();
+  time_ = time;
+  if (!s) {
+    *time = std::chrono::steady_clock::now();
+    progress_ = nullptr;
+    return;
+  }
+  progress_ = s->progress();
+  seq_ = s->enqueue([time] { *time = std::chrono::steady_clock::now(); });
+}
+
+std::chrono::steady_clock::time_point Event::time() {
+  std::lock_guard lk(mutex_);
+  return *time_;
+}
+
+bool Event::recorded() {
+  std::lock_guard lk(mutex_);
+  return recorded_;
+}
+
+bool Event::complete() {
+  std::lock_guard lk(mutex_);
+  return !progress_ || progress_->reached(seq_);
+}
+
+void Event::synchronize() {
+  auto [progress, seq] = point();
+  if (progress)
+    progress->waitFor(seq);
+}
+
+std::pair<std::shared_ptr<Progress>, unsigned long long> Event::point() {
+  std::lock_guard lk(mutex_);
+  return {progress_, seq_};
+}
+
+CUresult Event::elapsed(Event *start, Event *end, float *ms) {
+  if ((start->flags() | end->flags()) & CU_EVENT_DISABLE_TIMING)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->recorded() || !end->recorded())
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->complete() || !end->complete())
+    return CUDA_ERROR_NOT_READY;
+  *ms = std::chrono::duration<float, std::milli>(end->time() - start->time()).count();
+  return CUDA_SUCCESS;
+}
+
+CUresult createStream(Context *ctx, unsigned flags, int priority, Stream **out) {
+  auto s = std::make_shared<Stream>(ctx, flags, priority);
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  r.byContext[ctx].push_back(s);
+  r.live.insert(s.get());
+  *out = s.get();
+  return CUDA_SUCCESS;
+}
+
+CUresult destroyStream(Stream *s) {
+  std::shared_ptr<Stream> keep;
+  {
+    Registry &r = registry();
+    std::lock_guard lk(r.mutex);
+    if (!r.live.erase(s))
+      return CUDA_ERROR_INVALID_HANDLE;
+    auto &v = r.byContext[s->context()];
+    auto it = std::find_if(v.begin(), v.end(), [&](auto &p) { return p.get() == s; });
+    keep = std::move(*it);
+    v.erase(it);
+  }
+  return CUDA_SUCCESS; // `keep` waits for the stream's work as it goes
+}
+
+bool isLiveStream(const Stream *s) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  return s && r.live.count(s);
+}
+
+Stream *perThreadStream(Context *ctx) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  Stream *&s = r.perThread[{ctx->id(), std::this_thread::get_id()}];
+  if (!s) {
+    auto p = std::make_shared<Stream>(ctx, CU_STREAM_DEFAULT, 0);
+    r.byContext[ctx].push_back(p);
+    s = p.get();
+  }
+  return s;
+}
+
+CUresult syncLegacy(Context *ctx) {
+  for (auto &s : streamsOf(ctx))
+    if (s->blocking())
+      s->drain();
+  return ctx->stickyError();
+}
+
+CUresult synchronizeStreams(Context *ctx) {
+  CUresult first = CUDA_SUCCESS;
+  for (auto &s : streamsOf(ctx)) {
+    CUresult e = s->synchronize();
+    if (first == CUDA_SUCCESS)
+      first = e;
+  }
+  return first != CUDA_SUCCESS ? first : ctx->stickyError();
+}
+
+void registerEvent(Event *e) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  r.live.insert(e);
+}
+void unregisterEvent(Event *e) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  r.live.erase(e);
+}
+bool isLiveEvent(const Event *e) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  return e && r.live.count(e);
+}
+
+} // namespace cucpu::driver

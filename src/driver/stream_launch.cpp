@@ -1,0 +1,65 @@
+// Stream launches: copy the caller's parameters, then run driver::launchKernel in stream order.
+#include "cucpu/driver/stream_launch.h"
+
+#include "cucpu/driver/module.h"
+#include "cucpu/driver/stream.h"
+#include "cucpu/support/log.h"
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace cucpu::driver {
+
+CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                       void **extra) {
+  struct Args {
+    std::vector<unsigned char> bytes;
+    std::vector<void *> pointers;
+    size_t bufferSize = 0;
+    std::vector<void *> extra;
+  };
+  auto args = std::make_shared<Args>();
+  if (kernelParams) {
+    size_t offset, size;
+    std::vector<std::pair<size_t, size_t>> spans; // (position in bytes, size)
+    for (size_t i = 0; f->param(i, &offset, &size); ++i) {
+      if (!kernelParams[i])
+        return CUDA_ERROR_INVALID_VALUE;
+      spans.emplace_back(args->bytes.size(), size);
+      args->bytes.insert(args->bytes.end(), static_cast<unsigned char *>(kernelParams[i]),
+                         static_cast<unsigned char *>(kernelParams[i]) + size);
+    }
+    for (auto [pos, size] : spans)
+      args->pointers.push_back(args->bytes.data() + pos);
+  } else if (extra) {
+    const void *buf = nullptr;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+        buf = extra[i + 1];
+      else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+        args->bufferSize = *static_cast<size_t *>(extra[i + 1]);
+      else
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!buf)
+      return CUDA_ERROR_INVALID_VALUE;
+    args->bytes.assign(static_cast<const unsigned char *>(buf),
+                       static_cast<const unsigned char *>(buf) + args->bufferSize);
+    args->extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, args->bytes.data(),
+                   CU_LAUNCH_PARAM_BUFFER_SIZE, &args->bufferSize, CU_LAUNCH_PARAM_END};
+  }
+  s->enqueue([s, f, cfg, args] {
+    CUresult r = launchKernel(s->context(), f, cfg,
+                              args->pointers.empty() ? nullptr : args->pointers.data(),
+                              args->extra.empty() ? nullptr : args->extra.data());
+    if (r != CUDA_SUCCESS) {
+      log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
+                 f->name(), static_cast<int>(r));
+      s->setError(r);
+    }
+  });
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::driver
