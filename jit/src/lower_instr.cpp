@@ -17,7 +17,8 @@ bool signedType(T t) { return ptx::isSigned(t); }
 ptx::Space spaceOf(const ptx::Instruction &in) {
   for (const auto &m : in.mods) {
     if (m == "global") return ptx::Space::Global;
-    if (m == "shared" || m == "shared::cta") return ptx::Space::Shared;
+    // a cluster is one block: its shared window is the block's
+    if (m == "shared" || m == "shared::cta" || m == "shared::cluster") return ptx::Space::Shared;
     if (m == "local") return ptx::Space::Local;
     if (m == "const") return ptx::Space::Const;
     if (m == "param" || m == "param::entry" || m == "param::func") return ptx::Space::Param;
@@ -60,7 +61,7 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
 
 void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   if (emitWarpInstruction(in) || emitFloatInstruction(in) || emitIntInstruction(in) ||
-      emitConvertInstruction(in))
+      emitConvertInstruction(in) || emitCompareInstruction(in))
     return;
   const std::string &op = in.opcode;
   const T t = in.types.empty() ? T::None : in.types[0];
@@ -74,9 +75,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   };
   auto src = [&](size_t i, T want) { return read(o.at(i), want, in); };
   auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
-  const bool isF = ptx::isFloat(t);
   const bool f16ish = t == T::F16 || t == T::F16x2 || t == T::BF16 || t == T::BF16x2;
-  if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt" && op != "selp")
+  if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt")
     unsupported();
 
   if (op == "mov") {
@@ -186,73 +186,34 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     return;
   }
 
-  if (op == "setp") {
-    if (o.size() != 3 && o.size() != 4)
-      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 3 or 4 operands");
-    if (t == T::None)
-      throwInvalid(in.loc, "'" + spellingOf(in) + "' has no type");
-    std::string cmp;
-    std::string boolOp;
-    for (const auto &m : in.mods) {
-      if (m == "and" || m == "or" || m == "xor")
-        boolOp = m;
-      else if (m != "ftz")
-        cmp = m;
+  if (op == "isspacep") { // generic addresses are host pointers: find the window holding one
+    if (o.size() != 2)
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 2 operands");
+    Value *a = src(1, T::U64);
+    auto within = [&](Value *begin, Value *bytes) {
+      return b.CreateICmpULT(b.CreateSub(a, b.CreatePtrToInt(begin, b.getInt64Ty())), bytes);
+    };
+    Value *shared = within(sharedBase_, b.CreateAdd(b.getInt64(ms.dynamicSharedOffset),
+                                                    b.CreateZExt(dynShared_, b.getInt64Ty())));
+    Value *local = localBase_ ? within(localBase_, b.getInt64(localBytes_)) : b.getFalse();
+    Value *param = within(params_, b.getInt64(info_.paramBytes));
+    Value *konst = b.getFalse();
+    for (const auto &v : ms.ast.globals)
+      if (v.space == ptx::Space::Const)
+        if (auto *gv = ms.global(v.name))
+          konst = b.CreateOr(konst, within(gv, b.getInt64(varBytes(v))));
+    Value *r;
+    switch (spaceOf(in)) {
+    case ptx::Space::Shared: r = shared; break;
+    case ptx::Space::Local: r = local; break;
+    case ptx::Space::Param: r = param; break;
+    case ptx::Space::Const: r = konst; break;
+    case ptx::Space::Global:
+      r = b.CreateNot(b.CreateOr(b.CreateOr(shared, local), b.CreateOr(param, konst)));
+      break;
+    default: unsupported();
     }
-    Value *a = src(1, t), *c = src(2, t), *r;
-    using P = llvm::CmpInst::Predicate;
-    P pred;
-    const bool s = signedType(t);
-    if (isF) {
-      static const std::pair<const char *, P> kF[] = {
-          {"eq", P::FCMP_OEQ}, {"ne", P::FCMP_ONE}, {"lt", P::FCMP_OLT}, {"le", P::FCMP_OLE},
-          {"gt", P::FCMP_OGT}, {"ge", P::FCMP_OGE}, {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE},
-          {"ltu", P::FCMP_ULT}, {"leu", P::FCMP_ULE}, {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE},
-          {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
-      pred = P::BAD_FCMP_PREDICATE;
-      for (auto &[name, p] : kF)
-        if (cmp == name)
-          pred = p;
-      if (pred == P::BAD_FCMP_PREDICATE)
-        unsupported();
-      r = b.CreateFCmp(pred, a, c);
-    } else {
-      static const std::pair<const char *, P> kI[] = {
-          {"eq", P::ICMP_EQ}, {"ne", P::ICMP_NE}, {"lo", P::ICMP_ULT}, {"ls", P::ICMP_ULE},
-          {"hi", P::ICMP_UGT}, {"hs", P::ICMP_UGE}};
-      pred = P::BAD_ICMP_PREDICATE;
-      for (auto &[name, p] : kI)
-        if (cmp == name)
-          pred = p;
-      if (cmp == "lt") pred = s ? P::ICMP_SLT : P::ICMP_ULT;
-      if (cmp == "le") pred = s ? P::ICMP_SLE : P::ICMP_ULE;
-      if (cmp == "gt") pred = s ? P::ICMP_SGT : P::ICMP_UGT;
-      if (cmp == "ge") pred = s ? P::ICMP_SGE : P::ICMP_UGE;
-      if (pred == P::BAD_ICMP_PREDICATE)
-        unsupported();
-      r = b.CreateICmp(pred, a, c);
-    }
-    Value *q = b.CreateNot(r);
-    if (!boolOp.empty()) {
-      if (o.size() != 4)
-        throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a predicate operand to combine");
-      Value *c3 = src(3, T::Pred);
-      auto comb = [&](Value *x) {
-        return boolOp == "and" ? b.CreateAnd(x, c3) : boolOp == "or" ? b.CreateOr(x, c3) : b.CreateXor(x, c3);
-      };
-      r = comb(r);
-      q = comb(q);
-    }
-    RegInfo &pr = reg(o[0].name, in);
-    b.CreateStore(r, pr.slot);
-    if (!o[0].name2.empty())
-      b.CreateStore(q, reg(o[0].name2, in).slot);
-    return;
-  }
-
-  if (op == "selp") {
-    need(4);
-    write(o[0], b.CreateSelect(src(3, T::Pred), src(1, t), src(2, t)), t, in);
+    write(o[0], r, T::Pred, in);
     return;
   }
 

@@ -1,0 +1,164 @@
+// Compare and select family: setp, set, slct, selp over integer, f16/bf16 (and x2), f32, f64.
+#include "lower_fp.h"
+#include "lowering.h"
+
+namespace cucpu::jit {
+
+using llvm::Value;
+using T = ptx::Type;
+using P = llvm::CmpInst::Predicate;
+
+namespace {
+
+// The format of a float type and its lane count (2 for the packed x2 types); false otherwise.
+bool floatFormat(T t, fp::Format *f, unsigned *lanes) {
+  *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
+  switch (t) {
+  case T::F16: case T::F16x2: *f = fp::Format::F16; return true;
+  case T::BF16: case T::BF16x2: *f = fp::Format::BF16; return true;
+  case T::F32: *f = fp::Format::F32; return true;
+  case T::F64: *f = fp::Format::F64; return true;
+  default: return false;
+  }
+}
+
+P floatPredicate(const std::string &cmp) {
+  static const std::pair<const char *, P> kF[] = {
+      {"eq", P::FCMP_OEQ},  {"ne", P::FCMP_ONE},  {"lt", P::FCMP_OLT},  {"le", P::FCMP_OLE},
+      {"gt", P::FCMP_OGT},  {"ge", P::FCMP_OGE},  {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE},
+      {"ltu", P::FCMP_ULT}, {"leu", P::FCMP_ULE}, {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE},
+      {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
+  for (auto &[name, p] : kF)
+    if (cmp == name)
+      return p;
+  return P::BAD_FCMP_PREDICATE;
+}
+
+P intPredicate(const std::string &cmp, bool s) {
+  static const std::pair<const char *, P> kI[] = {
+      {"eq", P::ICMP_EQ}, {"ne", P::ICMP_NE}, {"lo", P::ICMP_ULT},
+      {"ls", P::ICMP_ULE}, {"hi", P::ICMP_UGT}, {"hs", P::ICMP_UGE}};
+  for (auto &[name, p] : kI)
+    if (cmp == name)
+      return p;
+  if (cmp == "lt") return s ? P::ICMP_SLT : P::ICMP_ULT;
+  if (cmp == "le") return s ? P::ICMP_SLE : P::ICMP_ULE;
+  if (cmp == "gt") return s ? P::ICMP_SGT : P::ICMP_UGT;
+  if (cmp == "ge") return s ? P::ICMP_SGE : P::ICMP_UGE;
+  return P::BAD_ICMP_PREDICATE;
+}
+
+// The bits of "true" in a set destination element: 1.0 for floats, all ones for integers.
+llvm::APInt trueBits(T t, unsigned bits) {
+  switch (t) {
+  case T::F16: case T::F16x2: return llvm::APInt(bits, 0x3c00);
+  case T::BF16: case T::BF16x2: return llvm::APInt(bits, 0x3f80);
+  case T::F32: return llvm::APInt(bits, 0x3f800000);
+  default: return llvm::APInt::getAllOnes(bits);
+  }
+}
+
+} // namespace
+
+bool KernelLowering::emitCompareInstruction(const ptx::Instruction &in) {
+  const std::string &op = in.opcode;
+  if (op != "setp" && op != "set" && op != "slct" && op != "selp")
+    return false;
+  const auto &o = in.operands;
+  auto invalid = [&](const std::string &why) {
+    throwInvalid(in.loc, "'" + spellingOf(in) + "' " + why);
+  };
+  auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
+  // setp.cmp.t / selp.t: one type; set.cmp.dtype.stype / slct.dtype.ctype: two.
+  const size_t ntypes = (op == "setp" || op == "selp") ? 1 : 2;
+  if (in.types.size() != ntypes)
+    invalid("expects " + std::to_string(ntypes) + " type(s)");
+  const T dt = in.types[0], st = in.types.back();
+  const bool ftz = in.hasMod("ftz");
+  fp::Emitter e{b};
+
+  if (op == "selp") {
+    if (o.size() != 4) invalid("expects 4 operands");
+    write(o[0], b.CreateSelect(read(o[3], T::Pred, in), read(o[1], dt, in), read(o[2], dt, in)),
+          dt, in);
+    return true;
+  }
+
+  if (op == "slct") { // d = c >= 0 ? a : b
+    if (o.size() != 4) invalid("expects 4 operands");
+    Value *c = read(o[3], st, in), *ge0;
+    if (st == T::F32)
+      ge0 = b.CreateFCmpOGE(ftz ? e.ftz(c, fp::Format::F32) : c,
+                            llvm::ConstantFP::get(c->getType(), 0.0));
+    else if (st == T::S32)
+      ge0 = b.CreateICmpSGE(c, b.getInt32(0));
+    else
+      unsupported();
+    write(o[0], b.CreateSelect(ge0, read(o[1], dt, in), read(o[2], dt, in)), dt, in);
+    return true;
+  }
+
+  // setp / set: compare per lane, optionally combine each lane's result with a predicate.
+  std::string cmp, boolOp;
+  for (const auto &m : in.mods) {
+    if (m == "and" || m == "or" || m == "xor")
+      boolOp = m;
+    else if (m != "ftz")
+      cmp = m;
+  }
+  if (o.size() != (boolOp.empty() ? 3u : 4u))
+    invalid(boolOp.empty() ? "expects 3 operands" : "needs a predicate operand to combine");
+  fp::Format f;
+  unsigned lanes = 1;
+  const bool isF = floatFormat(st, &f, &lanes);
+  P pred = isF ? floatPredicate(cmp) : intPredicate(cmp, ptx::isSigned(st));
+  if (pred == P::BAD_FCMP_PREDICATE || pred == P::BAD_ICMP_PREDICATE)
+    unsupported();
+  Value *a = read(o[1], st, in), *c = read(o[2], st, in);
+  Value *combine = boolOp.empty() ? nullptr : read(o[3], T::Pred, in);
+  auto comb = [&](Value *x) -> Value * {
+    if (!combine) return x;
+    return boolOp == "and" ? b.CreateAnd(x, combine)
+           : boolOp == "or" ? b.CreateOr(x, combine) : b.CreateXor(x, combine);
+  };
+  // The comparison of lane l (i1).
+  auto lane = [&](unsigned l) -> Value * {
+    if (!isF)
+      return b.CreateICmp(pred, a, c);
+    auto operand = [&](Value *v) {
+      if (lanes == 2)
+        v = b.CreateTrunc(b.CreateLShr(v, 16 * l), b.getInt16Ty());
+      if (ftz)
+        v = e.ftz(v, f);
+      return fp::isHalfFormat(f) ? e.toFloat(v, f) : v;
+    };
+    return b.CreateFCmp(pred, operand(a), operand(c));
+  };
+
+  if (op == "setp") {
+    Value *r0 = lane(0);
+    Value *r1 = lanes == 2 ? lane(1) : b.CreateNot(r0);
+    write(o[0], comb(r0), T::Pred, in);
+    if (!o[0].name2.empty()) {
+      ptx::Operand second = o[0];
+      second.name = o[0].name2;
+      write(second, comb(r1), T::Pred, in);
+    }
+    return true;
+  }
+
+  // set: each lane's result encoded as 1.0 / 0.0 (float destinations) or all ones / 0.
+  const unsigned dbits = ptx::typeSize(dt) * 8;
+  if (!dbits || dbits % lanes) invalid("has a bad destination type");
+  const unsigned laneBits = dbits / lanes;
+  llvm::Type *dty = b.getIntNTy(dbits);
+  Value *d = llvm::ConstantInt::get(dty, 0);
+  for (unsigned l = 0; l < lanes; ++l) {
+    Value *one = llvm::ConstantInt::get(dty, trueBits(dt, laneBits).zext(dbits).shl(l * laneBits));
+    d = b.CreateOr(d, b.CreateSelect(comb(lane(l)), one, llvm::ConstantInt::get(dty, 0)));
+  }
+  write(o[0], b.CreateBitCast(d, llvmType(ctx, dt)), dt, in);
+  return true;
+}
+
+} // namespace cucpu::jit
