@@ -75,6 +75,7 @@ void KernelLowering::run(const std::string &llvmName) {
   collectRegisters();
   buildBlocks();
   computeLiveness();
+  findRematerializable();
   planScratch();
   emitEntry(llvmName);
 }
@@ -442,6 +443,61 @@ void KernelLowering::computeLiveness() {
   }
 }
 
+// A register is rematerialisable when its only definition is pure arithmetic on special
+// registers, immediates, kernel parameters, symbol addresses and other rematerialisable
+// registers (typically `tid.x * 4 + &sdata`). Such a register is recomputed where a region
+// needs it instead of being kept in a slab: the recomputed value stays visibly affine in the
+// thread index, so accesses through it vectorise as contiguous loads.
+void KernelLowering::findRematerializable() {
+  std::vector<int> defs(regs_.size(), 0);
+  std::vector<const ptx::Instruction *> def(regs_.size(), nullptr);
+  for (const auto &bb : blocks_)
+    for (const auto &in : bb.instrs)
+      for (int r : regOperands(in, true)) {
+        ++defs[r];
+        def[r] = &in;
+      }
+  static const char *const kPure[] = {"mov", "add", "sub", "mul", "mad", "shl", "shr",
+                                      "and", "or",  "xor", "cvt", "cvta", "neg", "not"};
+  // 0 unknown, 1 in progress, 2 yes, 3 no
+  std::vector<uint8_t> state(regs_.size(), 0);
+  std::function<bool(int)> check = [&](int r) -> bool {
+    if (state[r] == 2 || state[r] == 3)
+      return state[r] == 2;
+    if (state[r] == 1)
+      return false; // a cycle: defined in terms of itself
+    state[r] = 1;
+    bool ok = defs[r] == 1 && !def[r]->guard && !def[r]->hasMod("cc") &&
+              !ptx::isFloat(regs_[r].type);
+    if (ok) {
+      const ptx::Instruction &in = *def[r];
+      bool pure = std::any_of(std::begin(kPure), std::end(kPure),
+                              [&](const char *p) { return in.opcode == p; });
+      bool param = in.opcode == "ld" && in.hasMod("param");
+      ok = pure || param;
+      for (int u : regOperands(in, false))
+        ok = ok && check(u);
+    }
+    state[r] = ok ? 2 : 3;
+    if (ok)
+      regs_[r].rematDef = def[r];
+    return ok;
+  };
+  for (size_t r = 0; r < regs_.size(); ++r)
+    check(static_cast<int>(r));
+}
+
+// Recomputes a rematerialisable register (its operands first) in the current thread.
+void KernelLowering::rematerialize(int r, std::vector<bool> &done) {
+  if (done[r])
+    return;
+  done[r] = true;
+  const ptx::Instruction &in = *regs_[r].rematDef;
+  for (int u : regOperands(in, false))
+    rematerialize(u, done);
+  emitInstruction(in);
+}
+
 // Registers live at the entry of any region after the first live across a sync point: they get
 // a per-thread slab in scratch (structure of arrays, so consecutive threads are contiguous).
 void KernelLowering::planScratch() {
@@ -454,7 +510,7 @@ void KernelLowering::planScratch() {
   for (size_t r = 1; r < regions_.size(); ++r) {
     const auto &live = blocks_[regions_[r].entryBlock].liveIn;
     for (size_t i = 0; i < regs_.size(); ++i)
-      if (getBit(live, static_cast<int>(i)) && regs_[i].cross < 0) {
+      if (getBit(live, static_cast<int>(i)) && regs_[i].cross < 0 && !regs_[i].rematDef) {
         regs_[i].cross = static_cast<int>(cross.size());
         cross.push_back(static_cast<int>(i));
       }
@@ -475,8 +531,8 @@ void KernelLowering::planScratch() {
     stateOff_ = resultOff_ + 8;  // 4 bytes: the region the thread resumes at
     localOff_ = stateOff_ + 4;
   } else {
-    aliveOff_ = crossBytes_;
-    localOff_ = aliveOff_ + 1;
+    stateOff_ = crossBytes_; // 4 bytes: the region the thread resumes at, or kExited
+    localOff_ = stateOff_ + 4;
   }
   localOff_ = (localOff_ + 15) & ~15u;
   info_.scratchBytesPerThread = localOff_ + localBytes_;
@@ -568,8 +624,6 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     emitWarpScheduler();
     return;
   }
-  if (regions_.size() > 1)
-    next_ = b.CreateAlloca(i32, nullptr, "next");
   for (auto &r : regions_)
     r.pre = BasicBlock::Create(ctx, "region.pre", f_);
   b.CreateBr(regions_[0].pre);
@@ -583,8 +637,6 @@ void KernelLowering::emitRegion(int r) {
   auto *i32 = b.getInt32Ty();
   const bool multi = regions_.size() > 1;
   b.SetInsertPoint(regions_[r].pre);
-  if (multi)
-    b.CreateStore(b.getInt32(-1), next_);
 
   BasicBlock *hdr[3], *latch[3];
   llvm::PHINode *iv[3];
@@ -608,18 +660,13 @@ void KernelLowering::emitRegion(int r) {
   latch_ = latch[0];
   setThreadIndex(linear, iv[0], iv[1], iv[2]);
 
-  if (multi) {
-    // Exited threads do not take part in later regions.
-    Value *alivePtr = threadSlot(aliveOff_, 1, linearTid_);
-    if (r == 0) {
-      tagMemory(b.CreateStore(b.getInt8(1), alivePtr));
-    } else {
-      auto *ld = b.CreateLoad(b.getInt8Ty(), alivePtr, "alive");
-      tagMemory(ld);
-      BasicBlock *run = BasicBlock::Create(ctx, "thread.run", f_);
-      b.CreateCondBr(b.CreateICmpNE(ld, b.getInt8(0)), run, latch_);
-      b.SetInsertPoint(run);
-    }
+  if (multi && r > 0) {
+    // Only threads waiting at this region's barrier run it (exited ones do not).
+    auto *ld = b.CreateLoad(i32, threadSlot(stateOff_, 4, linearTid_), "state");
+    tagMemory(ld);
+    BasicBlock *run = BasicBlock::Create(ctx, "thread.run", f_);
+    b.CreateCondBr(b.CreateICmpEQ(ld, b.getInt32(r)), run, latch_);
+    b.SetInsertPoint(run);
   }
   emitRegionBody(r);
 
@@ -645,8 +692,24 @@ void KernelLowering::emitRegion(int r) {
     b.CreateRetVoid();
     return;
   }
-  Value *nextRegion = b.CreateLoad(i32, next_, "next");
-  auto *sw = b.CreateSwitch(nextRegion, BasicBlock::Create(ctx, "done", f_), regions_.size());
+  // The next region: the smallest one any thread waits at (a separate loop, so thread loops
+  // carry no state from one thread to the next and stay vectorisable).
+  BasicBlock *scan = BasicBlock::Create(ctx, "next.scan", f_);
+  BasicBlock *scanned = BasicBlock::Create(ctx, "next.scanned", f_);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  auto *t = b.CreatePHI(i32, 2, "t");
+  auto *best = b.CreatePHI(i32, 2, "next");
+  t->addIncoming(b.getInt32(0), exit);
+  best->addIncoming(b.getInt32(kExited), exit);
+  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+  Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, st);
+  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
+  t->addIncoming(tn, scan);
+  best->addIncoming(nb, scan);
+  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
+  b.SetInsertPoint(scanned);
+  auto *sw = b.CreateSwitch(nb, BasicBlock::Create(ctx, "done", f_), regions_.size());
   for (size_t k = 1; k < regions_.size(); ++k)
     sw->addCase(b.getInt32(static_cast<uint32_t>(k)), regions_[k].pre);
   b.SetInsertPoint(sw->getDefaultDest());
@@ -701,8 +764,11 @@ void KernelLowering::loadCross(int region) {
   if (region == 0)
     return;
   const auto &live = blocks_[regions_[region].entryBlock].liveIn;
+  std::vector<bool> done(regs_.size(), false);
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
+    if (ri.rematDef && getBit(live, id))
+      rematerialize(id, done);
     if (ri.cross < 0 || !getBit(live, id))
       continue;
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
@@ -733,21 +799,15 @@ void KernelLowering::storeCross(int region) {
 void KernelLowering::arrive(int blk) {
   int nr = blocks_[blk].syncRegion;
   storeCross(nr);
-  if (warpMode_) {
-    if (regions_[nr].warp)
-      arriveAtSync(nr);
-    tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
-  } else {
-    b.CreateStore(b.getInt32(nr), next_);
-  }
+  if (warpMode_ && regions_[nr].warp)
+    arriveAtSync(nr);
+  tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }
 
 void KernelLowering::exitThread() {
-  if (warpMode_)
+  if (warpMode_ || regions_.size() > 1)
     tagMemory(b.CreateStore(b.getInt32(kExited), threadSlot(stateOff_, 4, linearTid_)));
-  else if (regions_.size() > 1)
-    tagMemory(b.CreateStore(b.getInt8(0), threadSlot(aliveOff_, 1, linearTid_)));
   b.CreateBr(latch_);
 }
 

@@ -71,6 +71,7 @@ struct RegInfo {
   llvm::AllocaInst *slot = nullptr; // the register's value within one thread's execution
   int cross = -1;                   // index among values live across a barrier, or -1
   uint32_t crossOffset = 0;         // bytes per thread before this register's slab
+  const ptx::Instruction *rematDef = nullptr; // recomputed in each region rather than saved
 };
 
 class KernelLowering {
@@ -103,6 +104,9 @@ public:
   llvm::Value *perLane(unsigned lanes, const std::vector<llvm::Value *> &args,
                        const std::function<llvm::Value *(std::vector<llvm::Value *> &)> &fn);
   void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
+  // Atomically replaces the value of type ty at p by update(old) (a compare-and-swap loop).
+  llvm::Value *atomicUpdate(llvm::Value *p, llvm::Type *ty,
+                            const std::function<llvm::Value *(llvm::Value *)> &update);
 
 private:
   struct PBlock {
@@ -120,6 +124,8 @@ private:
   void collectRegisters();
   void buildBlocks();
   void computeLiveness();
+  void findRematerializable();
+  void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
   void emitEntry(const std::string &llvmName);
   void emitRegion(int r);         // all threads of the block, between block barriers
@@ -158,10 +164,9 @@ private:
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
   bool warpMode_ = false;     // has warp-level sync points: per-thread resume states
-  // Scratch layout, in bytes per thread: [cross-register slabs][alive or state+exchange][local]
+  // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
   uint32_t crossBytes_ = 0;   // slabs of registers live across sync points
-  uint32_t aliveOff_ = 0;     // uniform mode: 1 byte per thread
-  uint32_t stateOff_ = 0;     // warp mode: i32 resume region per thread
+  uint32_t stateOff_ = 0;     // i32 per thread: the region it resumes at, or kExited
   uint32_t pubOff_ = 0;       // warp mode: operands a lane publishes at a sync point
   uint32_t resultOff_ = 0;    // warp mode: a lane's result of the collective operation
   uint32_t localOff_ = 0;     // start of the .local area
@@ -174,7 +179,6 @@ private:
   llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
   llvm::Value *localBase_ = nullptr; // this thread's .local area
-  llvm::AllocaInst *next_ = nullptr;  // uniform mode: region to run next
   llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
   llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration
   llvm::MDNode *accessGroup_ = nullptr;
