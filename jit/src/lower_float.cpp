@@ -143,8 +143,14 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
       }
     } else if (op == "div") {
       if (approx) {
+        // a * (1/b), the reciprocal flushed (|b| > 2^126 gives 0); a subnormal divisor (kept
+        // without .ftz) is scaled by the GPU first, which gives the quotient itself
         Value *rcp = b.CreateFDiv(llvm::ConstantFP::get(a[1]->getType(), 1.0), a[1]);
         r = b.CreateFMul(a[0], e.ftz(rcp, f));
+        Value *subnormal = b.CreateFCmpONE(a[1], e.ftz(a[1], f));
+        Value *q = b.CreateFPTrunc(b.CreateFDiv(e.toDouble(a[0], f), e.toDouble(a[1], f)),
+                                   a[1]->getType());
+        r = b.CreateSelect(subnormal, q, r);
       } else {
         r = e.arith("div", f, in.hasMod("full") ? Round::RN : mode, a);
       }
