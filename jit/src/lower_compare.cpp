@@ -10,18 +10,6 @@ using P = llvm::CmpInst::Predicate;
 
 namespace {
 
-// The format of a float type and its lane count (2 for the packed x2 types); false otherwise.
-bool floatFormat(T t, fp::Format *f, unsigned *lanes) {
-  *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
-  switch (t) {
-  case T::F16: case T::F16x2: *f = fp::Format::F16; return true;
-  case T::BF16: case T::BF16x2: *f = fp::Format::BF16; return true;
-  case T::F32: *f = fp::Format::F32; return true;
-  case T::F64: *f = fp::Format::F64; return true;
-  default: return false;
-  }
-}
-
 P floatPredicate(const std::string &cmp) {
   static const std::pair<const char *, P> kF[] = {
       {"eq", P::FCMP_OEQ},  {"ne", P::FCMP_ONE},  {"lt", P::FCMP_OLT},  {"le", P::FCMP_OLE},
@@ -110,7 +98,7 @@ bool KernelLowering::emitCompareInstruction(const ptx::Instruction &in) {
     invalid(boolOp.empty() ? "expects 3 operands" : "needs a predicate operand to combine");
   fp::Format f;
   unsigned lanes = 1;
-  const bool isF = floatFormat(st, &f, &lanes);
+  const bool isF = fp::formatOf(st, &f, &lanes);
   P pred = isF ? floatPredicate(cmp) : intPredicate(cmp, ptx::isSigned(st));
   if (pred == P::BAD_FCMP_PREDICATE || pred == P::BAD_ICMP_PREDICATE)
     unsupported();

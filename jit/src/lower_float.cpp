@@ -14,20 +14,7 @@ using T = ptx::Type;
 using fp::Format;
 using fp::Round;
 
-namespace {
-
-bool formatOf(T t, Format *f, unsigned *lanes) {
-  *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
-  switch (t) {
-  case T::F16: case T::F16x2: *f = Format::F16; return true;
-  case T::BF16: case T::BF16x2: *f = Format::BF16; return true;
-  case T::F32: *f = Format::F32; return true;
-  case T::F64: *f = Format::F64; return true;
-  default: return false;
-  }
-}
-
-} // namespace
+using fp::formatOf;
 
 // Splits packed operands into lanes, applies `fn` per lane and packs the result.
 Value *KernelLowering::perLane(unsigned lanes, const std::vector<Value *> &args,

@@ -27,6 +27,18 @@ bool hasRound(const ptx::Instruction &in) {
   return false;
 }
 
+bool formatOf(ptx::Type t, Format *f, unsigned *lanes) {
+  using T = ptx::Type;
+  *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
+  switch (t) {
+  case T::F16: case T::F16x2: *f = Format::F16; return true;
+  case T::BF16: case T::BF16x2: *f = Format::BF16; return true;
+  case T::F32: *f = Format::F32; return true;
+  case T::F64: *f = Format::F64; return true;
+  default: return false;
+  }
+}
+
 bool isHalfFormat(Format f) { return f == Format::F16 || f == Format::BF16; }
 unsigned formatBits(Format f) { return f == Format::F64 ? 64 : f == Format::F32 ? 32 : 16; }
 

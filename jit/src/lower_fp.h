@@ -17,6 +17,8 @@ enum class Format { F16, BF16, F32, F64 };
 Round roundOf(const ptx::Instruction &in, Round dflt = Round::RN);
 bool hasRound(const ptx::Instruction &in);
 bool isHalfFormat(Format f);
+// The format of a float type and its lane count (2 for f16x2/bf16x2); false for other types.
+bool formatOf(ptx::Type t, Format *f, unsigned *lanes);
 unsigned formatBits(Format f);
 
 // Emits exact IEEE arithmetic for one scalar value at a time. Values of f16/bf16 are i16 bits,

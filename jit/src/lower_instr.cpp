@@ -1,4 +1,5 @@
 // Instruction semantics: each PTX instruction family lowered to LLVM IR for one thread.
+#include "lower_fp.h"
 #include "lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -38,6 +39,31 @@ unsigned vectorWidth(const ptx::Instruction &in) {
 // --------------------------------------------------------------------------------------------
 // Families
 
+// Atomically replaces the value of type ty at p by update(old); returns old.
+Value *KernelLowering::atomicUpdate(Value *p, llvm::Type *ty,
+                                    const std::function<Value *(Value *)> &update) {
+  llvm::Type *bits = b.getIntNTy(ty->getPrimitiveSizeInBits());
+  auto *init = b.CreateLoad(bits, p);
+  tagMemory(init);
+  llvm::BasicBlock *entry = b.GetInsertBlock();
+  auto *loop = llvm::BasicBlock::Create(ctx, "atom.cas", entry->getParent());
+  auto *done = llvm::BasicBlock::Create(ctx, "atom.done", entry->getParent());
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode *cur = b.CreatePHI(bits, 2);
+  cur->addIncoming(init, entry);
+  Value *next = b.CreateBitCast(update(b.CreateBitCast(cur, ty)), bits);
+  auto *x = b.CreateAtomicCmpXchg(p, cur, next, llvm::MaybeAlign(),
+                                  llvm::AtomicOrdering::SequentiallyConsistent,
+                                  llvm::AtomicOrdering::SequentiallyConsistent);
+  tagMemory(x);
+  Value *seen = b.CreateExtractValue(x, 0);
+  cur->addIncoming(seen, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateExtractValue(x, 1), done, loop);
+  b.SetInsertPoint(done);
+  return b.CreateBitCast(seen, ty);
+}
+
 namespace {
 
 llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
@@ -76,7 +102,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   auto src = [&](size_t i, T want) { return read(o.at(i), want, in); };
   auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
   const bool f16ish = t == T::F16 || t == T::F16x2 || t == T::BF16 || t == T::BF16x2;
-  if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt")
+  if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt" && op != "atom" &&
+      op != "red")
     unsupported();
 
   if (op == "mov") {
@@ -239,6 +266,23 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     if (bop == llvm::AtomicRMWInst::BAD_BINOP || o.size() != base + 2)
       unsupported();
     Value *v = src(base + 1, t);
+    fp::Format f;
+    unsigned lanes;
+    if (bop == llvm::AtomicRMWInst::FAdd && fp::formatOf(t, &f, &lanes) && f != fp::Format::F64) {
+      // The GPU's f32 add in memory flushes subnormal operands and results; the .noftz
+      // f16/bf16 (x2) adds keep them. Both round to nearest: a compare-and-swap loop.
+      fp::Emitter e{b};
+      Value *old = atomicUpdate(p, mty, [&](Value *cur) {
+        if (f == fp::Format::F32)
+          return e.ftz(b.CreateFAdd(e.ftz(cur, f), e.ftz(v, f)), f);
+        return perLane(lanes, {cur, v}, [&](std::vector<Value *> &a) {
+          return e.arith("add", f, fp::Round::RN, a);
+        });
+      });
+      if (isAtom)
+        write(o[0], old, t, in);
+      return;
+    }
     if (!mty->isFloatingPointTy() && bop != llvm::AtomicRMWInst::FAdd)
       v = convert(v, mty, signedType(t));
     auto *x = b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(), llvm::AtomicOrdering::SequentiallyConsistent);
