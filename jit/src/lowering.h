@@ -107,9 +107,6 @@ public:
   // Atomically replaces the value of type ty at p by update(old) (a compare-and-swap loop).
   llvm::Value *atomicUpdate(llvm::Value *p, llvm::Type *ty,
                             const std::function<llvm::Value *(llvm::Value *)> &update);
-  // Atomically replaces the value of type ty at p by update(old) (a compare-and-swap loop).
-  llvm::Value *atomicUpdate(llvm::Value *p, llvm::Type *ty,
-                            const std::function<llvm::Value *(llvm::Value *)> &update);
 
 private:
   struct PBlock {
