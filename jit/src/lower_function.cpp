@@ -350,6 +350,11 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
         throwUnsupported(in.loc, "barrier with a thread count");
       return true;
     }
+    if (in.hasMod("red")) { // bar.red.{popc,and,or}: d, barrier id, predicate
+      if (in.operands.size() != 3)
+        throwUnsupported(in.loc, "bar.red with a thread count");
+      return true;
+    }
     throwUnsupported(in.loc, "barrier form '" + in.opcode + "." +
                                  (in.mods.empty() ? std::string() : in.mods[0]) + "'");
   }
@@ -394,7 +399,8 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
   bool callWithReturn = in.opcode == "call" && !in.operands.empty() &&
                         in.operands[0].kind == ptx::Operand::Kind::List;
   for (size_t i = 0; i < in.operands.size(); ++i) {
-    bool isDef = (i == 0 && !hasNoDest(in.opcode)) || (i == 0 && callWithReturn);
+    bool barRed = (in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("red");
+    bool isDef = (i == 0 && (!hasNoDest(in.opcode) || barRed)) || (i == 0 && callWithReturn);
     visit(in.operands[i], isDef);
   }
   if (!defs && in.guard)
@@ -531,7 +537,8 @@ void KernelLowering::planScratch() {
     stateOff_ = resultOff_ + 8;  // 4 bytes: the region the thread resumes at
     localOff_ = stateOff_ + 4;
   } else {
-    stateOff_ = crossBytes_; // 4 bytes: the region the thread resumes at, or kExited
+    pubOff_ = crossBytes_;   // 16 bytes: the predicate a thread brings to bar.red
+    stateOff_ = pubOff_ + 16; // 4 bytes: the region the thread resumes at, or kExited
     localOff_ = stateOff_ + 4;
   }
   localOff_ = (localOff_ + 15) & ~15u;
@@ -619,6 +626,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   for (size_t i = 0; i < regs_.size(); ++i)
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
+  blockReduction_ = b.CreateAlloca(i32, nullptr, "bar.red");
   b.CreateStore(b.getInt32(0), carry_);
   if (warpMode_) {
     emitWarpScheduler();
@@ -709,11 +717,58 @@ void KernelLowering::emitRegion(int r) {
   best->addIncoming(nb, scan);
   b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
   b.SetInsertPoint(scanned);
+  emitBarrierReductions(nb);
   auto *sw = b.CreateSwitch(nb, BasicBlock::Create(ctx, "done", f_), regions_.size());
   for (size_t k = 1; k < regions_.size(); ++k)
     sw->addCase(b.getInt32(static_cast<uint32_t>(k)), regions_[k].pre);
   b.SetInsertPoint(sw->getDefaultDest());
   b.CreateRetVoid();
+}
+
+// The bar.red instruction that starts region r, or null.
+const ptx::Instruction *KernelLowering::barrierReduction(int r) const {
+  if (r <= 0 || regions_[r].warp)
+    return nullptr;
+  const ptx::Instruction &in = blocks_[regions_[r].entryBlock].instrs.front();
+  return in.hasMod("red") ? &in : nullptr;
+}
+
+// When the block moves on to `region` and that region starts at a bar.red, reduces the
+// predicates every waiting thread published (popc, and, or) into blockReduction_.
+void KernelLowering::emitBarrierReductions(Value *region) {
+  for (size_t r = 1; r < regions_.size(); ++r) {
+    const ptx::Instruction *red = barrierReduction(static_cast<int>(r));
+    if (!red)
+      continue;
+    auto *i32 = b.getInt32Ty();
+    BasicBlock *init = BasicBlock::Create(ctx, "bar.red.init", f_);
+    BasicBlock *loop = BasicBlock::Create(ctx, "bar.red", f_);
+    BasicBlock *body = BasicBlock::Create(ctx, "bar.red.take", f_);
+    BasicBlock *latch = BasicBlock::Create(ctx, "bar.red.next", f_);
+    BasicBlock *after = BasicBlock::Create(ctx, "bar.red.done", f_);
+    const bool popc = red->hasMod("popc"), isAnd = red->hasMod("and");
+    b.CreateCondBr(b.CreateICmpEQ(region, b.getInt32(static_cast<uint32_t>(r))), init, after);
+    b.SetInsertPoint(init);
+    b.CreateStore(b.getInt32(isAnd ? 1 : 0), blockReduction_);
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    auto *t = b.CreatePHI(i32, 2, "t");
+    t->addIncoming(b.getInt32(0), init);
+    Value *waiting = b.CreateICmpEQ(b.CreateLoad(i32, threadSlot(stateOff_, 4, t)),
+                                    b.getInt32(static_cast<uint32_t>(r)));
+    b.CreateCondBr(waiting, body, latch);
+    b.SetInsertPoint(body);
+    Value *p = b.CreateZExt(b.CreateLoad(b.getInt8Ty(), threadSlot(pubOff_, 16, t)), i32);
+    Value *acc = b.CreateLoad(i32, blockReduction_);
+    b.CreateStore(popc ? b.CreateAdd(acc, p) : isAnd ? b.CreateAnd(acc, p) : b.CreateOr(acc, p),
+                  blockReduction_);
+    b.CreateBr(latch);
+    b.SetInsertPoint(latch);
+    Value *tn = b.CreateAdd(t, b.getInt32(1));
+    t->addIncoming(tn, latch);
+    b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), loop, after);
+    b.SetInsertPoint(after);
+  }
 }
 
 // One thread's code for region r, emitted at the current insertion point: registers live into
@@ -726,6 +781,13 @@ void KernelLowering::emitRegionBody(int r) {
   if (r > 0) {
     if (regions_[r].warp)
       emitCollective(r);
+    if (const ptx::Instruction *red = barrierReduction(r)) {
+      Value *v = b.CreateLoad(b.getInt32Ty(), blockReduction_);
+      if (red->hasMod("popc"))
+        write(red->operands[0], v, ptx::Type::U32, *red);
+      else
+        write(red->operands[0], b.CreateICmpNE(v, b.getInt32(0)), ptx::Type::Pred, *red);
+    }
     first = regions_[r].entryBlock + 1;
   }
   if (first >= static_cast<int>(blocks_.size())) {
@@ -801,6 +863,10 @@ void KernelLowering::arrive(int blk) {
   storeCross(nr);
   if (warpMode_ && regions_[nr].warp)
     arriveAtSync(nr);
+  if (const ptx::Instruction *red = barrierReduction(nr)) // bar.red: publish the predicate
+    tagMemory(b.CreateStore(b.CreateZExt(read(red->operands[2], ptx::Type::Pred, *red),
+                                         b.getInt8Ty()),
+                            threadSlot(pubOff_, 16, linearTid_)));
   tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }

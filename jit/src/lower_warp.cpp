@@ -71,6 +71,8 @@ void KernelLowering::emitWarpScheduler() {
   best->addIncoming(nb, scan);
   b.CreateCondBr(b.CreateICmpULT(stn, nthreads_), scan, scanned);
   b.SetInsertPoint(scanned);
+  emitBarrierReductions(nb);
+  scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);
   BasicBlock *warpHdr = BasicBlock::Create(ctx, "warp.hdr", f_);
   b.CreateCondBr(b.CreateICmpEQ(nb, b.getInt32(exited)), done, warpHdr);

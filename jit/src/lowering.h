@@ -124,6 +124,8 @@ private:
   void collectRegisters();
   void buildBlocks();
   void computeLiveness();
+  const ptx::Instruction *barrierReduction(int region) const;
+  void emitBarrierReductions(llvm::Value *region);
   void findRematerializable();
   void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
@@ -180,6 +182,7 @@ private:
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
   llvm::Value *localBase_ = nullptr; // this thread's .local area
   llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
+  llvm::AllocaInst *blockReduction_ = nullptr; // bar.red's result for the region being entered
   llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration
   llvm::MDNode *accessGroup_ = nullptr;
   llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp

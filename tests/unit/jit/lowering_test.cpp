@@ -87,6 +87,30 @@ TEST(Lowering, TreeReductionWithBarriersInLoop) {
   }
 }
 
+TEST(Lowering, BarrierReductionsCountAndOr) {
+  auto prog = load(readSource("tests/unit/jit/barrier_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const int threads = 128, blocks = 3;
+  std::vector<int> in(threads * blocks), out(3 * blocks, -1);
+  for (int i = 0; i < threads * blocks; ++i)
+    in[i] = (i * 37) % 101 - (i == 200 ? 1000 : 0);
+  in[300] = 77;
+  int *pi = in.data(), *po = out.data();
+  uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+  runGrid(*prog, "barrierReductions", grid, block, {&pi, &po});
+  for (int bk = 0; bk < blocks; ++bk) {
+    int count = 0, all = 1, any = 0;
+    for (int i = bk * threads; i < (bk + 1) * threads; ++i) {
+      count += in[i] > 50;
+      all &= in[i] >= 0;
+      any |= in[i] == 77;
+    }
+    EXPECT_EQ(out[3 * bk], count) << bk;
+    EXPECT_EQ(out[3 * bk + 1], all) << bk;
+    EXPECT_EQ(out[3 * bk + 2], any) << bk;
+  }
+}
+
 TEST(Lowering, UnsupportedInstructionNamesFeatureAndLine) {
   std::string ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
                     ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
