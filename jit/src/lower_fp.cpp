@@ -4,6 +4,9 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cucpu::jit::fp {
 
 using llvm::Value;
@@ -213,23 +216,66 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
       return r;
     Value *resid;
     Value *fin = isFinite(a);
+    // The residuals below are exact unless their terms fall below the subnormal range (tiny
+    // results, tiny divisors): then they are computed on operands scaled by powers of two,
+    // which keeps their sign. x * 2^k, exact while in range (steps stay normal).
+    auto pow2 = [&](Value *x, int k) {
+      for (int step; k; k -= step) {
+        step = std::clamp(k, -537, 537);
+        x = b.CreateFMul(x, llvm::ConstantFP::get(x->getType(), std::ldexp(1.0, step)));
+      }
+      return x;
+    };
+    auto below = [&](Value *x, int e) {
+      return b.CreateFCmpOLT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                             llvm::ConstantFP::get(x->getType(), std::ldexp(1.0, e)));
+    };
+    // a * c * 2^1074 as two exact factors, the smaller operand scaled: for products below
+    // 2^-900, whose smaller operand is below 2^-450
+    auto scaledFactors = [&]() -> std::pair<Value *, Value *> {
+      Value *aBig = b.CreateFCmpOGE(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a),
+                                    b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, c));
+      return {b.CreateSelect(aBig, a, c), pow2(b.CreateSelect(aBig, c, a), 1074)};
+    };
     if (addLike) {
       resid = twoSum(a, c).second;
       fin = b.CreateAnd(fin, isFinite(c));
     } else if (op == "mul") {
-      resid = fma(a, c, b.CreateFNeg(r));
+      Value *tiny = below(r, -960);
+      auto [big, small] = scaledFactors();
+      resid = fma(b.CreateSelect(tiny, big, a), b.CreateSelect(tiny, small, c),
+                  b.CreateFNeg(b.CreateSelect(tiny, pow2(r, 1074), r)));
       fin = b.CreateAnd(fin, isFinite(c));
     } else if (op == "div") {
-      resid = b.CreateFMul(fma(b.CreateFNeg(r), c, a), c);
+      // tiny quotient: scale it and the dividend up, or the (huge) divisor down;
+      // tiny divisor: scale dividend and divisor up
+      Value *tiny = below(r, -960), *smallA = below(a, -60), *tinyC = below(c, -900);
+      Value *a2 = b.CreateSelect(tiny, b.CreateSelect(smallA, pow2(a, 1074), a),
+                                 b.CreateSelect(tinyC, pow2(a, 850), a));
+      Value *c2 = b.CreateSelect(tiny, b.CreateSelect(smallA, c, pow2(c, -1074)),
+                                 b.CreateSelect(tinyC, pow2(c, 850), c));
+      Value *r2 = b.CreateSelect(tiny, pow2(r, 1074), r);
+      Value *one = llvm::ConstantFP::get(c->getType(), 1.0);
+      resid = b.CreateFMul(fma(b.CreateFNeg(r2), c2, a2),
+                           b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, one, c));
       fin = b.CreateAnd(b.CreateAnd(fin, isFinite(c)),
                         b.CreateFCmpONE(c, llvm::ConstantFP::get(c->getType(), 0.0)));
     } else if (op == "sqrt") {
       resid = fma(b.CreateFNeg(r), r, a);
     } else {
-      Value *p = b.CreateFMul(a, c);
-      Value *pe = fma(a, c, b.CreateFNeg(p));
-      auto [s, se] = twoSum(p, d);
-      resid = b.CreateFAdd(b.CreateFAdd(b.CreateFSub(s, r), se), pe);
+      Value *ac = b.CreateFMul(a, c), *tinyD = below(d, -900);
+      Value *tiny = b.CreateAnd(below(ac, -900), tinyD);
+      auto scaled = [&](Value *x, int k) { return b.CreateSelect(tiny, pow2(x, k), x); };
+      auto [big, small] = scaledFactors();
+      Value *a2 = b.CreateSelect(tiny, big, a), *c2 = b.CreateSelect(tiny, small, c);
+      Value *d2 = scaled(d, 1074), *r2 = scaled(r, 1074);
+      Value *p = b.CreateFMul(a2, c2);
+      Value *pe = fma(a2, c2, b.CreateFNeg(p));
+      auto [s, se] = twoSum(p, d2);
+      resid = b.CreateFAdd(b.CreateFAdd(b.CreateFSub(s, r2), se), pe);
+      // a product below half a unit of d's last place: r is d and the product the residual
+      Value *sticky = b.CreateAnd(below(ac, -960), b.CreateAnd(b.CreateNot(tinyD), isFinite(d)));
+      resid = b.CreateSelect(sticky, b.CreateFMul(big, small), resid);
       fin = b.CreateAnd(b.CreateAnd(fin, isFinite(c)), isFinite(d));
     }
     // overflow of an exact finite result: the exact value is smaller in magnitude
