@@ -45,6 +45,8 @@ RED4(atom_acq_rel_sys_add_u64, u64, u64 r; asm volatile("atom.acq_rel.sys.global
 RED4(atom_generic_add_s32, s32, s32 r; asm volatile("atom.add.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(a) : "memory")) //@ s32 s32.e nout=4
 RED4(atom_add_noftz_f16, u16, u16 r; asm volatile("atom.global.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(p), "h"(u16(0x3c00)) : "memory")) //@ f16 u16.e nout=4
 RED4(atom_add_noftz_f16x2, u32, u32 r; asm volatile("atom.global.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(0x3c004000u) : "memory")) //@ f16x2 u32.e nout=4
+RED4(atom_add_noftz_bf16, u16, u16 r; asm volatile("atom.global.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(p), "h"(u16(0x3f80)) : "memory")) //@ bf16 u16.e nout=4
+RED4(atom_add_noftz_bf16x2, u32, u32 r; asm volatile("atom.global.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(0x3f804000u) : "memory")) //@ bf16x2 u32.e nout=4
 
 // Old values: each thread works on its own word D[2i] and stores what atom returned in D[2i+1].
 #define OLD(name, T, ...)                                                                      \
@@ -67,6 +69,7 @@ OLD(old_dec_u32, u32, asm volatile("atom.global.dec.u32 %0, [%1], %2;" : "=r"(ol
 OLD(old_min_s64, s64, asm volatile("atom.global.min.s64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(a) : "memory")) //@ s64 s64.s3 s64.s3 per=2
 OLD(old_or_b64, u64, asm volatile("atom.global.or.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(a) : "memory")) //@ u64 u64.s3 u64.e per=2
 OLD(old_add_f32, f32, asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(a) : "memory")) //@ f32 f32.s f32.s per=2
+OLD(red_add_sub_f32, f32, asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(a) : "memory"); old = 0) //@ f32 f32.s f32.s per=2
 OLD(old_add_f64, f64, asm volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(old) : "l"(p), "d"(a) : "memory")) //@ f64 f64.s f64.s per=2
 OLD(old_xor_b32, u32, old = atomicXor(p, a)) //@ u32 u32.e u32.s3 per=2
 

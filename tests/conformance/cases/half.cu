@@ -100,6 +100,12 @@ PRED2(setp_neu_bf16, "setp.neu.bf16", u16, u16) //@ u32 bf16.e bf16.e
 K2(setp_gtu_f16x2, u32, u32, u32, asm("{ .reg .pred %%p, %%q; setp.gtu.f16x2 %%p|%%q, %1, %2; selp.u32 %0, 1, 0, %%p; @%%q add.u32 %0, %0, 2; }" : "=r"(d) : "r"(a), "r"(b))) //@ u32 f16x2.e f16x2.e
 K2(setp_gtu_bf16x2, u32, u32, u32, asm("{ .reg .pred %%p, %%q; setp.gtu.bf16x2 %%p|%%q, %1, %2; selp.u32 %0, 1, 0, %%p; @%%q add.u32 %0, %0, 2; }" : "=r"(d) : "r"(a), "r"(b))) //@ u32 bf16x2.e bf16x2.e
 K2(setp_ftz_le_f16, u32, u16, u16, asm("{ .reg .pred %%p; setp.le.ftz.f16 %%p, %1, %2; selp.u32 %0, 1, 0, %%p; }" : "=r"(d) : "h"(a), "h"(b))) //@ u32 f16.e f16.e
+K3(setp_lt_and_f16x2, u32, u32, u32, u32, asm("{ .reg .pred %%c, %%p, %%q; setp.ne.u32 %%c, %3, 0; setp.lt.and.f16x2 %%p|%%q, %1, %2, %%c; selp.u32 %0, 1, 0, %%p; @%%q add.u32 %0, %0, 2; }" : "=r"(d) : "r"(a), "r"(b), "r"(c))) //@ u32 f16x2.e f16x2.e u32.s3
+K2(set_lt_f16_f16, u16, u16, u16, asm("set.lt.f16.f16 %0, %1, %2;" : "=h"(d) : "h"(a), "h"(b))) //@ f16 f16.e f16.e
+K2(set_geu_ftz_u32_f16, u32, u16, u16, asm("set.geu.ftz.u32.f16 %0, %1, %2;" : "=r"(d) : "h"(a), "h"(b))) //@ u32 f16.e f16.e
+K2(set_gtu_f16x2_f16x2, u32, u32, u32, asm("set.gtu.f16x2.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))) //@ f16x2 f16x2.e f16x2.e
+K2(set_le_u32_bf16x2, u32, u32, u32, asm("set.le.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))) //@ u32 bf16x2.e bf16x2.e
+K2(set_ne_bf16_bf16, u16, u16, u16, asm("set.ne.bf16.bf16 %0, %1, %2;" : "=h"(d) : "h"(a), "h"(b))) //@ bf16 bf16.e bf16.e
 K1(cvt_rn_bf16_f32, u16, f32, asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(d) : "f"(a))) //@ bf16 f32.bh
 K1(cvt_rz_bf16_f32, u16, f32, asm("cvt.rz.bf16.f32 %0, %1;" : "=h"(d) : "f"(a))) //@ bf16 f32.bh
 K1(cvt_rm_bf16_f32, u16, f32, asm("cvt.rm.bf16.f32 %0, %1;" : "=h"(d) : "f"(a))) //@ bf16 f32.bh
