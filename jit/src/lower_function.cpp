@@ -76,6 +76,7 @@ void KernelLowering::run(const std::string &llvmName) {
   buildBlocks();
   computeLiveness();
   findRematerializable();
+  findUniform();
   planScratch();
   emitEntry(llvmName);
 }
@@ -493,6 +494,112 @@ void KernelLowering::findRematerializable() {
     check(static_cast<int>(r));
 }
 
+// Divergence analysis: a register is block-uniform when every thread that reaches a barrier holds
+// the same value in it. Varying are: thread-index special registers, loads from memory other
+// than kernel parameters, atomics, warp operations and calls, anything computed from a varying
+// register, and anything defined under a branch on a varying predicate (the blocks reachable
+// from such a branch that do not post-dominate it).
+void KernelLowering::findUniform() {
+  const size_t nb = blocks_.size(), nr = regs_.size();
+  // Post-dominator sets over the PTX CFG (small: iterate to a fixed point).
+  std::vector<std::vector<bool>> pdom(nb, std::vector<bool>(nb, true));
+  for (size_t i = 0; i < nb; ++i)
+    if (blocks_[i].succs.empty()) {
+      pdom[i].assign(nb, false);
+      pdom[i][i] = true;
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = nb; i-- > 0;) {
+      if (blocks_[i].succs.empty())
+        continue;
+      std::vector<bool> next(nb, true);
+      for (int s : blocks_[i].succs)
+        for (size_t k = 0; k < nb; ++k)
+          next[k] = next[k] && pdom[s][k];
+      next[i] = true;
+      if (next != pdom[i]) {
+        pdom[i] = std::move(next);
+        changed = true;
+      }
+    }
+  }
+  static const char *const kVaryingRegs[] = {"%tid", "%laneid", "%warpid", "%lanemask_eq",
+                                             "%lanemask_lt", "%lanemask_le", "%lanemask_gt",
+                                             "%lanemask_ge", "%clock", "%clock64", "%globaltimer",
+                                             "%globaltimer_lo", "%globaltimer_hi"};
+  auto readsVaryingSpecial = [&](const ptx::Instruction &in) {
+    std::function<bool(const ptx::Operand &)> visit = [&](const ptx::Operand &op) {
+      if (op.kind == ptx::Operand::Kind::Reg && !regIds_.count(op.name))
+        for (const char *v : kVaryingRegs)
+          if (op.name == v)
+            return true;
+      for (const auto &e : op.elems)
+        if (visit(e))
+          return true;
+      return false;
+    };
+    for (const auto &op : in.operands)
+      if (visit(op))
+        return true;
+    return false;
+  };
+  auto varyingSource = [&](const ptx::Instruction &in) {
+    const std::string &op = in.opcode;
+    if ((op == "ld" || op == "ldu") && !in.hasMod("param"))
+      return true;
+    return op == "atom" || op == "call" || op == "tex" || op == "tld4" || op == "suld" ||
+           isWarpSync(in) || ((op == "bar" || op == "barrier") && in.hasMod("red")) ||
+           readsVaryingSpecial(in);
+  };
+  std::vector<bool> varying(nr, false), divergent(nb, false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Blocks control-dependent on a branch with a varying predicate.
+    for (size_t i = 0; i < nb; ++i) {
+      const auto &bb = blocks_[i];
+      if (bb.instrs.empty() || bb.syncRegion >= 0 || bb.succs.size() < 2)
+        continue;
+      const auto &term = bb.instrs.back();
+      if (!term.guard || !varying[regIds_.at(term.guard->reg)])
+        continue;
+      std::vector<int> work(bb.succs.begin(), bb.succs.end());
+      std::vector<bool> seen(nb, false);
+      while (!work.empty()) {
+        int x = work.back();
+        work.pop_back();
+        if (seen[x] || (pdom[i][x] && static_cast<size_t>(x) != i))
+          continue;
+        seen[x] = true;
+        if (!divergent[x]) {
+          divergent[x] = true;
+          changed = true;
+        }
+        for (int s : blocks_[x].succs)
+          work.push_back(s);
+      }
+    }
+    for (size_t i = 0; i < nb; ++i)
+      for (const auto &in : blocks_[i].instrs) {
+        bool v = divergent[i] || varyingSource(in) ||
+                 (in.guard && regIds_.count(in.guard->reg) && varying[regIds_.at(in.guard->reg)]);
+        for (int u : regOperands(in, false))
+          v = v || varying[u];
+        if (!v)
+          continue;
+        for (int d : regOperands(in, true))
+          if (!varying[d]) {
+            varying[d] = true;
+            changed = true;
+          }
+      }
+  }
+  // Warp mode interleaves the regions of different warps, so a shared slot could be updated by
+  // one warp before another has read it: uniform slots are for block mode only.
+  for (size_t r = 0; r < nr; ++r)
+    regs_[r].uniform = !varying[r] && !warpMode_;
+}
+
 // Recomputes a rematerialisable register (its operands first) in the current thread.
 void KernelLowering::rematerialize(int r, std::vector<bool> &done) {
   if (done[r])
@@ -717,6 +824,14 @@ void KernelLowering::emitRegion(int r) {
   best->addIncoming(nb, scan);
   b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
   b.SetInsertPoint(scanned);
+  for (auto &ri : regs_) // uniform registers saved during the region become visible now
+    if (ri.uniform && ri.cross >= 0) {
+      unsigned sz = std::max(1u, ptx::typeSize(ri.type));
+      llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
+      Value *staged = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz,
+                                                     b.CreateSub(nthreads_, b.getInt32(1))));
+      b.CreateStore(staged, threadSlot(ri.crossOffset, sz, b.getInt32(0)));
+    }
   emitBarrierReductions(nb);
   auto *sw = b.CreateSwitch(nb, BasicBlock::Create(ctx, "done", f_), regions_.size());
   for (size_t k = 1; k < regions_.size(); ++k)
@@ -835,7 +950,10 @@ void KernelLowering::loadCross(int region) {
       continue;
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
     llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
-    auto *ld = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz, linearTid_));
+    // A block-uniform register has one slot (thread 0's): loading it is a scalar, loop-invariant
+    // load, so addresses built from it stay contiguous when vectorised.
+    Value *slotTid = ri.uniform ? b.getInt32(0) : linearTid_;
+    auto *ld = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz, slotTid));
     tagMemory(ld);
     Value *v = ri.ty->isIntegerTy(1) ? b.CreateTrunc(ld, ri.ty) : static_cast<Value *>(ld);
     b.CreateStore(v, ri.slot);
@@ -852,7 +970,12 @@ void KernelLowering::storeCross(int region) {
     Value *v = b.CreateLoad(ri.ty, ri.slot);
     if (ri.ty->isIntegerTy(1))
       v = b.CreateZExt(v, b.getInt8Ty());
-    tagMemory(b.CreateStore(v, threadSlot(ri.crossOffset, sz, linearTid_)));
+    // A uniform register is written to a staging slot (the last thread's): threads that run the
+    // region later must still read the old value; the block copies it over after the region.
+    Value *slotTid = ri.uniform ? b.CreateSub(nthreads_, b.getInt32(1)) : linearTid_;
+    auto *st = b.CreateStore(v, threadSlot(ri.crossOffset, sz, slotTid));
+    if (!ri.uniform)
+      tagMemory(st);
   }
 }
 

@@ -72,6 +72,7 @@ struct RegInfo {
   int cross = -1;                   // index among values live across a barrier, or -1
   uint32_t crossOffset = 0;         // bytes per thread before this register's slab
   const ptx::Instruction *rematDef = nullptr; // recomputed in each region rather than saved
+  bool uniform = false; // the same in every thread of the block at every barrier
 };
 
 class KernelLowering {
@@ -127,6 +128,7 @@ private:
   const ptx::Instruction *barrierReduction(int region) const;
   void emitBarrierReductions(llvm::Value *region);
   void findRematerializable();
+  void findUniform();
   void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
   void emitEntry(const std::string &llvmName);
