@@ -9,6 +9,7 @@
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
@@ -152,11 +153,29 @@ struct Engine {
 
 } // namespace
 
-llvm::orc::LLJIT *engine(std::string *error) {
+static Engine &theEngine() {
   static Engine *e = new Engine(); // lives for the process: generated code may run at exit
-  if (!e->jit && error)
-    *error = e->error;
-  return e->jit.get();
+  return *e;
+}
+
+llvm::orc::LLJIT *engine(std::string *error) {
+  Engine &e = theEngine();
+  if (!e.jit && error)
+    *error = e.error;
+  return e.jit.get();
+}
+
+void optimizeModule(llvm::Module &m) { theEngine().optimize(m); }
+
+std::string assembly(llvm::Module &m) {
+  Engine &e = theEngine();
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (e.tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    return "; the host target cannot emit assembly\n";
+  pm.run(m);
+  return std::string(text.str());
 }
 
 } // namespace cucpu::jit

@@ -9,4 +9,9 @@ namespace cucpu::jit {
 // be initialised.
 llvm::orc::LLJIT *engine(std::string *error);
 
+// The optimisation pipeline block functions get (also used by the PTX tool to show its result).
+void optimizeModule(llvm::Module &m);
+// Native assembly of an optimised module for the host CPU.
+std::string assembly(llvm::Module &m);
+
 } // namespace cucpu::jit

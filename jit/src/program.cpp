@@ -145,6 +145,45 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
 
+Expected<std::string> Program::inspect(std::string_view text, std::string_view kernel,
+                                       Stage stage) {
+  std::string log;
+  ptx::ParseResult parsed = ptx::parse(text);
+  if (!parsed.ok())
+    return Status(kCudaErrorInvalidPtx, parsed.errors.front().format());
+  const ptx::Function *fn = parsed.module.findFunction(kernel);
+  if (!fn || !fn->isEntry || !fn->hasBody)
+    return Status(500, "no kernel '" + std::string(kernel) + "' in the module"); // NOT_FOUND
+  std::string error;
+  llvm::orc::LLJIT *jit = engine(&error);
+  if (!jit)
+    return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
+  llvm::LLVMContext ctx;
+  llvm::Module mod("cucpu.inspect." + std::string(kernel), ctx);
+  mod.setDataLayout(jit->getDataLayout());
+  mod.setTargetTriple(jit->getTargetTriple().str());
+  ModuleState ms{ctx, &mod, parsed.module, "cucpu.inspect.", {}, {}, {}};
+  std::vector<KernelInfo> kernels;
+  KernelInfo info;
+  try {
+    lowerModuleScope(ms, kernels);
+    info.name = fn->name;
+    layoutParams(*fn, info);
+    info.dynamicSharedOffset = ms.dynamicSharedOffset;
+    KernelLowering(ms, *fn, info).run(ms.symbolPrefix + fn->name);
+  } catch (const LowerError &e) {
+    return Status(e.code, fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.message));
+  }
+  if (stage != Stage::LoweredIR)
+    optimizeModule(mod);
+  if (stage == Stage::Assembly)
+    return assembly(mod);
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  mod.print(os, nullptr);
+  return ir;
+}
+
 Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel) {
   std::lock_guard lk(impl_->mutex);
   if (auto it = impl_->compiled.find(&kernel); it != impl_->compiled.end())

@@ -59,6 +59,11 @@ public:
   // the PTX says); CUDA_ERROR_NOT_FOUND (500) when the module has no such variable.
   Expected<std::pair<void *, size_t>> global(std::string_view name);
 
+  // What the PTX tool shows of one kernel: its LLVM IR as lowered, the IR after the optimisation
+  // pipeline, or the native assembly. Lowers the kernel afresh; loads nothing into the JIT.
+  enum class Stage { LoweredIR, OptimizedIR, Assembly };
+  static Expected<std::string> inspect(std::string_view ptx, std::string_view kernel, Stage stage);
+
   struct Impl;
 
 private:
