@@ -807,23 +807,9 @@ void KernelLowering::emitRegion(int r) {
     b.CreateRetVoid();
     return;
   }
-  // The next region: the smallest one any thread waits at (a separate loop, so thread loops
-  // carry no state from one thread to the next and stay vectorisable).
-  BasicBlock *scan = BasicBlock::Create(ctx, "next.scan", f_);
-  BasicBlock *scanned = BasicBlock::Create(ctx, "next.scanned", f_);
-  b.CreateBr(scan);
-  b.SetInsertPoint(scan);
-  auto *t = b.CreatePHI(i32, 2, "t");
-  auto *best = b.CreatePHI(i32, 2, "next");
-  t->addIncoming(b.getInt32(0), exit);
-  best->addIncoming(b.getInt32(kExited), exit);
-  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
-  Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, st);
-  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
-  t->addIncoming(tn, scan);
-  best->addIncoming(nb, scan);
-  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
-  b.SetInsertPoint(scanned);
+  // The next region (a separate loop, so thread loops carry no state from one thread to the
+  // next and stay vectorisable).
+  Value *nb = smallestState();
   for (auto &ri : regs_) // uniform registers saved during the region become visible now
     if (ri.uniform && ri.cross >= 0) {
       unsigned sz = std::max(1u, ptx::typeSize(ri.type));
@@ -838,6 +824,29 @@ void KernelLowering::emitRegion(int r) {
     sw->addCase(b.getInt32(static_cast<uint32_t>(k)), regions_[k].pre);
   b.SetInsertPoint(sw->getDefaultDest());
   b.CreateRetVoid();
+}
+
+// The smallest resume state of any thread of the block (kExited when all have exited): the
+// region the block runs next. Emitted as a loop at the insertion point, which it leaves after.
+Value *KernelLowering::smallestState() {
+  auto *i32 = b.getInt32Ty();
+  BasicBlock *before = b.GetInsertBlock();
+  BasicBlock *scan = BasicBlock::Create(ctx, "state.scan", f_);
+  BasicBlock *scanned = BasicBlock::Create(ctx, "state.scanned", f_);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  auto *t = b.CreatePHI(i32, 2, "t");
+  auto *best = b.CreatePHI(i32, 2, "next");
+  t->addIncoming(b.getInt32(0), before);
+  best->addIncoming(b.getInt32(kExited), before);
+  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+  Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, st);
+  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
+  t->addIncoming(tn, scan);
+  best->addIncoming(nb, scan);
+  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
+  b.SetInsertPoint(scanned);
+  return nb;
 }
 
 // The bar.red instruction that starts region r, or null.

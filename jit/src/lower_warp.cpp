@@ -56,23 +56,9 @@ void KernelLowering::emitWarpScheduler() {
 
   // Block phase: the smallest resume point of any thread (all wait at block-level points).
   b.SetInsertPoint(dispatch);
-  BasicBlock *scan = BasicBlock::Create(ctx, "block.scan", f_);
-  BasicBlock *scanned = BasicBlock::Create(ctx, "block.scanned", f_);
-  b.CreateBr(scan);
-  b.SetInsertPoint(scan);
-  auto *st = b.CreatePHI(i32, 2, "t");
-  auto *best = b.CreatePHI(i32, 2, "best");
-  st->addIncoming(b.getInt32(0), dispatch);
-  best->addIncoming(b.getInt32(exited), dispatch);
-  Value *sv = b.CreateLoad(i32, stateOf(st));
-  Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, sv);
-  Value *stn = b.CreateAdd(st, b.getInt32(1));
-  st->addIncoming(stn, scan);
-  best->addIncoming(nb, scan);
-  b.CreateCondBr(b.CreateICmpULT(stn, nthreads_), scan, scanned);
-  b.SetInsertPoint(scanned);
+  Value *nb = smallestState();
   emitBarrierReductions(nb);
-  scanned = b.GetInsertBlock();
+  BasicBlock *scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);
   BasicBlock *warpHdr = BasicBlock::Create(ctx, "warp.hdr", f_);
   b.CreateCondBr(b.CreateICmpEQ(nb, b.getInt32(exited)), done, warpHdr);

@@ -125,6 +125,7 @@ private:
   void collectRegisters();
   void buildBlocks();
   void computeLiveness();
+  llvm::Value *smallestState();
   const ptx::Instruction *barrierReduction(int region) const;
   void emitBarrierReductions(llvm::Value *region);
   void findRematerializable();
