@@ -32,10 +32,7 @@ CUresult faultError(exec::FaultKind k) {
 
 } // namespace
 
-CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
-                      void **extra) {
-  if (CUresult sticky = ctx->stickyError(); sticky != CUDA_SUCCESS)
-    return sticky;
+CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
   const jit::KernelInfo &k = f->kernel();
   const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
   if (cfg.grid[0] == 0 || cfg.grid[1] == 0 || cfg.grid[2] == 0 || nthreads == 0 ||
@@ -52,10 +49,23 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
     return CUDA_ERROR_INVALID_VALUE;
   if (cfg.sharedBytes > static_cast<unsigned>(std::max(0, f->maxDynamicShared())))
     return CUDA_ERROR_INVALID_VALUE;
-
-  alignas(16) uint8_t params[kMaxParamBytes + 4];
   if (k.paramBytes > kMaxParamBytes)
     return CUDA_ERROR_INVALID_VALUE;
+  if (cfg.cooperative && uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] > pool().threads())
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  return CUDA_SUCCESS;
+}
+
+CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                      void **extra) {
+  if (CUresult sticky = ctx->stickyError(); sticky != CUDA_SUCCESS)
+    return sticky;
+  if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
+    return r;
+  const jit::KernelInfo &k = f->kernel();
+  const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
+
+  alignas(16) uint8_t params[kMaxParamBytes + 4];
   if (kernelParams) {
     if (extra)
       return CUDA_ERROR_INVALID_VALUE;
@@ -93,8 +103,6 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
 
   // Cooperative grids: every block gets a core of its own, and cooperative groups find their
   // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address.
-  if (cfg.cooperative && uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] > pool().threads())
-    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   alignas(64) uint32_t workspace[16] = {};
   uint32_t envregs[32] = {};
   if (cfg.cooperative) {

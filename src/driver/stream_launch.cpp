@@ -19,6 +19,8 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
     size_t bufferSize = 0;
     std::vector<void *> extra;
   };
+  if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
+    return r; // reported by cuLaunchKernel itself, as CUDA does
   auto args = std::make_shared<Args>();
   if (kernelParams) {
     size_t offset, size;

@@ -214,6 +214,34 @@ TEST_F(Launch, DynamicSharedMemoryReduction) {
   ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
+TEST_F(Launch, StreamLaunchesRunInOrderAndBadConfigurationsFailAtLaunch) {
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "VecAdd_kernel"), CUDA_SUCCESS);
+  CUstream s;
+  ASSERT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  const int n = 4096;
+  std::vector<float> a(n, 1.f), c(n);
+  CUdeviceptr da, dc;
+  ASSERT_EQ(cuMemAlloc(&da, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&dc, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoDAsync(da, a.data(), n * 4, s), CUDA_SUCCESS);
+  int nn = n;
+  void *args[] = {&da, &da, &dc, &nn};
+  // Reported by the launch itself, not at the stream's next synchronisation.
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, s, args, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 1 << 20, s, args, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuLaunchKernel(f, n / 256, 1, 1, 256, 1, 1, 0, s, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoHAsync(c.data(), dc, n * 4, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], 2.f) << i;
+  ASSERT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 TEST_F(Launch, FunctionOfAnotherContextIsRejected) {
   CUmodule m;
   ASSERT_EQ(cuModuleLoadData(&m, ptx.c_str()), CUDA_SUCCESS);

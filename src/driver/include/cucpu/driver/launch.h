@@ -15,6 +15,10 @@ struct LaunchConfig {
   bool cooperative = false; // every block resident at once, grid-sync workspace in %envreg1/2
 };
 
+// The launch configuration errors CUDA reports at launch time (dimensions, shared memory,
+// .reqntid/.maxntid, cooperative grid size); stream launches check them before queueing.
+CUresult validateLaunch(const Function *f, const LaunchConfig &cfg);
+
 // Runs `f` with parameters from `kernelParams` (one pointer per parameter) or `extra`
 // (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE). Returns when the grid has finished.
 CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
