@@ -178,6 +178,25 @@ CUresult cuStreamGetId(CUstream h, unsigned long long *id) { return getId(h, id,
 CUresult cuStreamGetId_ptsz(CUstream h, unsigned long long *id) { return getId(h, id, true); }
 CUresult cuStreamGetCtx(CUstream h, CUcontext *c) { return getCtx(h, c, false); }
 CUresult cuStreamGetCtx_ptsz(CUstream h, CUcontext *c) { return getCtx(h, c, true); }
+// A stream belongs to an ordinary context here (no green contexts): pGreenCtx reads null.
+static CUresult getCtxV2(CUstream h, CUcontext *pCtx, CUgreenCtx *pGreenCtx, bool ptsz) {
+  if (!pCtx && !pGreenCtx)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUcontext c = nullptr;
+  if (CUresult r = getCtx(h, &c, ptsz); r != CUDA_SUCCESS)
+    return r;
+  if (pCtx)
+    *pCtx = c;
+  if (pGreenCtx)
+    *pGreenCtx = nullptr;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamGetCtx_v2(CUstream h, CUcontext *c, CUgreenCtx *g) {
+  return getCtxV2(h, c, g, false);
+}
+CUresult cuStreamGetCtx_v2_ptsz(CUstream h, CUcontext *c, CUgreenCtx *g) {
+  return getCtxV2(h, c, g, true);
+}
 CUresult cuStreamGetDevice(CUstream h, CUdevice *d) { return getDevice(h, d, false); }
 CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d, true); }
 

@@ -238,6 +238,12 @@ TEST_F(Launch, StreamLaunchesRunInOrderAndBadConfigurationsFailAtLaunch) {
   ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
   for (int i = 0; i < n; ++i)
     ASSERT_EQ(c[i], 2.f) << i;
+  CUcontext owner = nullptr;
+  CUgreenCtx green = reinterpret_cast<CUgreenCtx>(0x1);
+  ASSERT_EQ(cuStreamGetCtx_v2(s, &owner, &green), CUDA_SUCCESS);
+  EXPECT_EQ(owner, ctx);
+  EXPECT_EQ(green, nullptr);
+  EXPECT_EQ(cuStreamGetCtx_v2(s, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
   ASSERT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
   ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
