@@ -109,7 +109,7 @@ void KernelLowering::emitWarpScheduler() {
     sw->addCase(b.getInt32(static_cast<uint32_t>(r)), step);
     b.SetInsertPoint(step);
     if (regions_[r].warp)
-      emitCollectiveStep(static_cast<int>(r), cur);
+      emitCollectiveStep(static_cast<int>(r));
     BasicBlock *stepEnd = b.GetInsertBlock();
     b.CreateBr(hdr);
     b.SetInsertPoint(hdr);
@@ -199,8 +199,7 @@ void KernelLowering::arriveAtSync(int region) {
 // Before a warp-level region runs, its collective result is computed for every lane that
 // arrived (bit set in the active mask) from the published operands, into the lanes' result
 // slots. Reading everything first means lanes that run on and publish again cannot disturb it.
-void KernelLowering::emitCollectiveStep(int region, Value *cur) {
-  (void)cur;
+void KernelLowering::emitCollectiveStep(int region) {
   const ptx::Instruction &in = blocks_[regions_[region].entryBlock].instrs.front();
   const std::string &op = in.opcode;
   if (op == "bar" || op == "barrier" || op == "activemask")

@@ -141,7 +141,7 @@ private:
   void storeCross(int region);
   void loadCross(int region);
   void arriveAtSync(int region);   // lower_warp.cpp: publish this lane's operand
-  void emitCollectiveStep(int region, llvm::Value *cur); // lower_warp.cpp: results of all lanes
+  void emitCollectiveStep(int region); // lower_warp.cpp: results of all lanes
   void emitCollective(int region); // lower_warp.cpp: a lane takes its result at region entry
   void exitThread();
   void arrive(int syncBlock);

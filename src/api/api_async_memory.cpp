@@ -10,20 +10,6 @@
 namespace cucpu::api::impl {
 namespace {
 
-enum class Side { Device, Host, Unified };
-
-bool valid(CUdeviceptr p, size_t bytes, Side side) {
-  switch (side) {
-  case Side::Device:
-    return validDevice(p, bytes);
-  case Side::Host:
-    return p != 0;
-  case Side::Unified:
-    return validUnified(p, bytes);
-  }
-  return false;
-}
-
 CUdeviceptr addr(const void *p) { return reinterpret_cast<uintptr_t>(p); }
 
 CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes,

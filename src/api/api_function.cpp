@@ -20,14 +20,7 @@ CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOff
   driver::Function *f;
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
-  size_t offset, size;
-  if (!f->param(paramIndex, &offset, &size))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (paramOffset)
-    *paramOffset = offset;
-  if (paramSize)
-    *paramSize = size;
-  return CUDA_SUCCESS;
+  return paramInfo(f, paramIndex, paramOffset, paramSize);
 }
 
 CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {

@@ -77,17 +77,22 @@ CUresult contextFor(CUdevice dev, driver::Context **out) {
   return CUDA_SUCCESS;
 }
 
+// The library's module in the current context (loaded there on first use).
+CUresult currentModule(driver::Library *lib, driver::Module **m) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  return lib->module(c, m);
+}
+
 CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
   driver::Library *lib;
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
   if (!name)
     return CUDA_ERROR_INVALID_VALUE;
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
   driver::Module *m;
-  if (CUresult r = lib->module(c, &m); r != CUDA_SUCCESS)
+  if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
     return r;
   return m->global(name, dptr, bytes);
 }
@@ -176,11 +181,8 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
     return r;
   if (!pMod)
     return CUDA_ERROR_INVALID_VALUE;
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
   driver::Module *m;
-  if (CUresult r = lib->module(c, &m); r != CUDA_SUCCESS)
+  if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
     return r;
   *pMod = reinterpret_cast<CUmodule>(m);
   return CUDA_SUCCESS;
@@ -272,14 +274,7 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
-  size_t offset, size;
-  if (!f->param(paramIndex, &offset, &size))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (paramOffset)
-    *paramOffset = offset;
-  if (paramSize)
-    *paramSize = size;
-  return CUDA_SUCCESS;
+  return paramInfo(f, paramIndex, paramOffset, paramSize);
 }
 
 CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {

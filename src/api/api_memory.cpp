@@ -52,20 +52,6 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
   return c->stickyError();
 }
 
-enum class Side { Device, Host, Unified };
-
-bool valid(CUdeviceptr p, size_t bytes, Side side) {
-  switch (side) {
-  case Side::Device:
-    return validDevice(p, bytes);
-  case Side::Host:
-    return p != 0;
-  case Side::Unified:
-    return validUnified(p, bytes);
-  }
-  return false;
-}
-
 CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)

@@ -19,6 +19,21 @@ inline bool validUnified(CUdeviceptr p, size_t bytes) {
   return validDevice(p, bytes) || !driver::memory().find(static_cast<uintptr_t>(p), 0, nullptr);
 }
 
+// What one end of a copy must be: device memory, any host pointer, or a unified address.
+enum class Side { Device, Host, Unified };
+
+inline bool valid(CUdeviceptr p, size_t bytes, Side side) {
+  switch (side) {
+  case Side::Device:
+    return validDevice(p, bytes);
+  case Side::Host:
+    return p != 0;
+  case Side::Unified:
+    return validUnified(p, bytes);
+  }
+  return false;
+}
+
 inline void *hostPtr(CUdeviceptr p) { return reinterpret_cast<void *>(static_cast<uintptr_t>(p)); }
 
 } // namespace cucpu::api

@@ -91,6 +91,17 @@ CUresult functionOf(CUfunction h, driver::Function **out) {
   return k->function(c, out);
 }
 
+CUresult paramInfo(const driver::Function *f, size_t index, size_t *offset, size_t *size) {
+  size_t o, s;
+  if (!f->param(index, &o, &s))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (offset)
+    *offset = o;
+  if (size)
+    *size = s;
+  return CUDA_SUCCESS;
+}
+
 CUresult moduleOf(CUmodule h, driver::Module **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
