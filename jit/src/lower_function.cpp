@@ -28,10 +28,12 @@ bool isTerminatorOp(const std::string &op) { return op == "bra" || op == "ret" |
 
 // Opcodes whose operands are all sources (no destination register).
 bool hasNoDest(const std::string &op) {
-  static const char *const kOps[] = {"st",     "red",   "bar",     "barrier",  "bra",   "ret",
-                                     "exit",   "membar", "fence",  "prefetch", "prefetchu",
-                                     "trap",   "brkpt", "nanosleep", "call",   "pmevent",
-                                     "discard", "stmatrix", "cp", "griddepcontrol", "setmaxnreg"};
+  static const char *const kOps[] = {"st",        "red",       "bar",       "barrier",
+                                     "bra",       "ret",       "exit",      "membar",
+                                     "fence",     "prefetch",  "prefetchu", "trap",
+                                     "brkpt",     "nanosleep", "call",      "pmevent",
+                                     "discard",   "stmatrix",  "cp",        "griddepcontrol",
+                                     "setmaxnreg"};
   for (const char *k : kOps)
     if (op == k)
       return true;
@@ -75,6 +77,7 @@ void KernelLowering::run(const std::string &llvmName) {
   collectRegisters();
   buildBlocks();
   computeLiveness();
+  findRegionDefs();
   findRematerializable();
   findUniform();
   planScratch();
@@ -104,166 +107,168 @@ void KernelLowering::collectRegisters() {
 
   std::function<void(const ptx::Function &, Scopes &, const std::string &, int)> walk =
       [&](const ptx::Function &f, Scopes &scopes, const std::string &suffix, int depth) {
-    auto rename = [&](std::string &name) {
-      for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-        auto found = it->find(name);
-        if (found != it->end()) {
-          name = found->second;
-          return;
-        }
-      }
-    };
-    std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
-      if (op.kind == ptx::Operand::Kind::Reg) {
-        rename(op.name);
-        if (!op.name2.empty())
-          rename(op.name2);
-      } else if (op.kind == ptx::Operand::Kind::Address || op.kind == ptx::Operand::Kind::Symbol) {
-        rename(op.name); // registers, labels, variables declared in a scope (call parameters)
-      }
-      for (auto &e : op.elems)
-        renameOp(e);
-    };
-    auto declare = [&](const std::string &name) {
-      std::string flatName = name;
-      if (scopes.size() > 1 || !suffix.empty()) {
-        flatName = name + suffix + "#" + std::to_string(scopeCounter);
-        scopes.back()[name] = flatName;
-      }
-      return flatName;
-    };
-    const std::string endLabel = "$inline.end" + suffix;
-    for (const auto &st : f.body) {
-      if (std::holds_alternative<ptx::ScopeBegin>(st)) {
-        scopes.emplace_back();
-        ++scopeCounter;
-        continue;
-      }
-      if (std::holds_alternative<ptx::ScopeEnd>(st)) {
-        if (scopes.size() > 1)
-          scopes.pop_back();
-        continue;
-      }
-      if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
-        switch (v->space) {
-        case ptx::Space::Reg:
-          if (v->vecWidth != 1)
-            throwUnsupported(v->loc, "vector register declarations");
-          if (v->rangeCount >= 0) {
-            for (int i = 0; i < v->rangeCount; ++i)
-              addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
-          } else {
-            addReg(declare(v->name), v->type, v->loc);
-          }
-          break;
-        case ptx::Space::Local:
-        case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
-          uint32_t a = varAlign(*v);
-          localOff = (localOff + a - 1) / a * a;
-          std::string flatName = declare(v->name);
-          localOffsets_[flatName] = localOff;
-          localTypes_[flatName] = v->type;
-          localOff += static_cast<uint32_t>(varBytes(*v));
-          break;
-        }
-        case ptx::Space::Shared: {
-          if (!v->dims.empty() && v->dims[0] == 0)
-            throwUnsupported(v->loc, "function-scope extern .shared");
-          if (depth > 0) { // planned once per block by lowerModuleScope
-            scopes.back()[v->name] = f.name + "::" + v->name;
-            break;
-          }
-          uint32_t a = varAlign(*v);
-          sharedOff = (sharedOff + a - 1) / a * a;
-          sharedOffsets_[declare(v->name)] = sharedOff;
-          sharedOff += static_cast<uint32_t>(varBytes(*v));
-          break;
-        }
-        default:
-          throwUnsupported(v->loc, "function-scope variables in this state space");
-        }
-        continue;
-      }
-      if (auto *in = std::get_if<ptx::Instruction>(&st)) {
-        ptx::Instruction copy = *in;
-        for (auto &op : copy.operands)
-          renameOp(op);
-        if (copy.guard)
-          rename(copy.guard->reg);
-        const ptx::Function *callee = nullptr;
-        if (copy.opcode == "call") {
-          size_t i = !copy.operands.empty() &&
-                             copy.operands[0].kind == ptx::Operand::Kind::List ? 1 : 0;
-          if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
-            callee = ms.ast.findFunction(copy.operands[i].name);
-          if (callee && !callee->hasBody)
-            callee = nullptr; // an external function: a runtime service
-        }
-        if (callee) {
-          // A device function is inlined: its parameters and return values name the call's
-          // .param variables, its registers and labels get names of their own.
-          if (copy.guard)
-            throwUnsupported(copy.loc, "predicated call");
-          if (depth >= 16)
-            throwUnsupported(copy.loc, "recursive or too deeply nested call to '" + callee->name +
-                                           "'");
-          const auto &o = copy.operands;
-          const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
-          const ptx::Operand *args = nullptr;
-          for (const auto &op : o)
-            if (&op != rets && op.kind == ptx::Operand::Kind::List)
-              args = &op;
-          Scopes inner(1);
-          auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
-            size_t n = actual ? actual->elems.size() : 0;
-            if (formal.size() != n)
-              throwInvalid(copy.loc, "call to '" + callee->name + "' with " + std::to_string(n) +
-                                         " values where it declares " +
-                                         std::to_string(formal.size()));
-            for (size_t k = 0; k < n; ++k) {
-              if (formal[k].decl.space != ptx::Space::Param)
-                throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
-              inner[0][formal[k].decl.name] = actual->elems[k].name;
+        auto rename = [&](std::string &name) {
+          for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+            auto found = it->find(name);
+            if (found != it->end()) {
+              name = found->second;
+              return;
             }
-          };
-          bind(callee->params, args);
-          bind(callee->returns, rets);
-          std::string innerSuffix = "$" + std::to_string(++inlineCounter);
-          for (const auto &cst : callee->body)
-            if (auto *l = std::get_if<ptx::Label>(&cst))
-              inner[0][l->name] = l->name + innerSuffix;
-          walk(*callee, inner, innerSuffix, depth + 1);
-          flat.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
-          continue;
+          }
+        };
+        std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
+          if (op.kind == ptx::Operand::Kind::Reg) {
+            rename(op.name);
+            if (!op.name2.empty())
+              rename(op.name2);
+          } else if (op.kind == ptx::Operand::Kind::Address ||
+                     op.kind == ptx::Operand::Kind::Symbol) {
+            rename(op.name); // registers, labels, variables declared in a scope (call parameters)
+          }
+          for (auto &e : op.elems)
+            renameOp(e);
+        };
+        auto declare = [&](const std::string &name) {
+          std::string flatName = name;
+          if (scopes.size() > 1 || !suffix.empty()) {
+            flatName = name + suffix + "#" + std::to_string(scopeCounter);
+            scopes.back()[name] = flatName;
+          }
+          return flatName;
+        };
+        const std::string endLabel = "$inline.end" + suffix;
+        for (const auto &st : f.body) {
+          if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+            scopes.emplace_back();
+            ++scopeCounter;
+            continue;
+          }
+          if (std::holds_alternative<ptx::ScopeEnd>(st)) {
+            if (scopes.size() > 1)
+              scopes.pop_back();
+            continue;
+          }
+          if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
+            switch (v->space) {
+            case ptx::Space::Reg:
+              if (v->vecWidth != 1)
+                throwUnsupported(v->loc, "vector register declarations");
+              if (v->rangeCount >= 0) {
+                for (int i = 0; i < v->rangeCount; ++i)
+                  addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
+              } else {
+                addReg(declare(v->name), v->type, v->loc);
+              }
+              break;
+            case ptx::Space::Local:
+            case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
+              uint32_t a = varAlign(*v);
+              localOff = (localOff + a - 1) / a * a;
+              std::string flatName = declare(v->name);
+              localOffsets_[flatName] = localOff;
+              localTypes_[flatName] = v->type;
+              localOff += static_cast<uint32_t>(varBytes(*v));
+              break;
+            }
+            case ptx::Space::Shared: {
+              if (!v->dims.empty() && v->dims[0] == 0)
+                throwUnsupported(v->loc, "function-scope extern .shared");
+              if (depth > 0) { // planned once per block by lowerModuleScope
+                scopes.back()[v->name] = f.name + "::" + v->name;
+                break;
+              }
+              uint32_t a = varAlign(*v);
+              sharedOff = (sharedOff + a - 1) / a * a;
+              sharedOffsets_[declare(v->name)] = sharedOff;
+              sharedOff += static_cast<uint32_t>(varBytes(*v));
+              break;
+            }
+            default:
+              throwUnsupported(v->loc, "function-scope variables in this state space");
+            }
+            continue;
+          }
+          if (auto *in = std::get_if<ptx::Instruction>(&st)) {
+            ptx::Instruction copy = *in;
+            for (auto &op : copy.operands)
+              renameOp(op);
+            if (copy.guard)
+              rename(copy.guard->reg);
+            const ptx::Function *callee = nullptr;
+            if (copy.opcode == "call") {
+              size_t i = !copy.operands.empty() && copy.operands[0].kind == ptx::Operand::Kind::List
+                             ? 1
+                             : 0;
+              if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
+                callee = ms.ast.findFunction(copy.operands[i].name);
+              if (callee && !callee->hasBody)
+                callee = nullptr; // an external function: a runtime service
+            }
+            if (callee) {
+              // A device function is inlined: its parameters and return values name the call's
+              // .param variables, its registers and labels get names of their own.
+              if (copy.guard)
+                throwUnsupported(copy.loc, "predicated call");
+              if (depth >= 16)
+                throwUnsupported(copy.loc,
+                                 "recursive or too deeply nested call to '" + callee->name + "'");
+              const auto &o = copy.operands;
+              const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
+              const ptx::Operand *args = nullptr;
+              for (const auto &op : o)
+                if (&op != rets && op.kind == ptx::Operand::Kind::List)
+                  args = &op;
+              Scopes inner(1);
+              auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
+                size_t n = actual ? actual->elems.size() : 0;
+                if (formal.size() != n)
+                  throwInvalid(copy.loc, "call to '" + callee->name + "' with " +
+                                             std::to_string(n) + " values where it declares " +
+                                             std::to_string(formal.size()));
+                for (size_t k = 0; k < n; ++k) {
+                  if (formal[k].decl.space != ptx::Space::Param)
+                    throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
+                  inner[0][formal[k].decl.name] = actual->elems[k].name;
+                }
+              };
+              bind(callee->params, args);
+              bind(callee->returns, rets);
+              std::string innerSuffix = "$" + std::to_string(++inlineCounter);
+              for (const auto &cst : callee->body)
+                if (auto *l = std::get_if<ptx::Label>(&cst))
+                  inner[0][l->name] = l->name + innerSuffix;
+              walk(*callee, inner, innerSuffix, depth + 1);
+              flat.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+              continue;
+            }
+            if (depth > 0 && (copy.opcode == "ret")) {
+              // Returning from an inlined function continues after its call.
+              ptx::Instruction br = copy;
+              br.opcode = "bra";
+              br.mods.clear();
+              br.types.clear();
+              ptx::Operand target;
+              target.kind = ptx::Operand::Kind::Symbol;
+              target.loc = copy.loc;
+              target.name = endLabel;
+              br.operands = {target};
+              flat.push_back(std::move(br));
+              continue;
+            }
+            flat.push_back(std::move(copy));
+            continue;
+          }
+          if (std::holds_alternative<ptx::CallPrototype>(st))
+            throwUnsupported(f.loc, "indirect calls (.callprototype)");
+          if (auto *l = std::get_if<ptx::Label>(&st); l && depth > 0) {
+            ptx::Label renamed = *l;
+            rename(renamed.name);
+            flat.push_back(renamed);
+            continue;
+          }
+          flat.push_back(st); // labels, directives
         }
-        if (depth > 0 && (copy.opcode == "ret")) {
-          // Returning from an inlined function continues after its call.
-          ptx::Instruction br = copy;
-          br.opcode = "bra";
-          br.mods.clear();
-          br.types.clear();
-          ptx::Operand target;
-          target.kind = ptx::Operand::Kind::Symbol;
-          target.loc = copy.loc;
-          target.name = endLabel;
-          br.operands = {target};
-          flat.push_back(std::move(br));
-          continue;
-        }
-        flat.push_back(std::move(copy));
-        continue;
-      }
-      if (std::holds_alternative<ptx::CallPrototype>(st))
-        throwUnsupported(f.loc, "indirect calls (.callprototype)");
-      if (auto *l = std::get_if<ptx::Label>(&st); l && depth > 0) {
-        ptx::Label renamed = *l;
-        rename(renamed.name);
-        flat.push_back(renamed);
-        continue;
-      }
-      flat.push_back(st); // labels, directives
-    }
-  };
+      };
   Scopes top(1);
   walk(fn_, top, "", 0);
   localBytes_ = (localOff + 15) & ~15u;
@@ -450,6 +455,40 @@ void KernelLowering::computeLiveness() {
   }
 }
 
+// The registers each region may write: the defs of every block a thread can run between the
+// region's sync point and the next one (including the sync instruction's own result). A slab
+// register the region does not write keeps its value; arriving threads need not store it again.
+void KernelLowering::findRegionDefs() {
+  const size_t words = (regs_.size() + 63) / 64 + 1;
+  const int nb = static_cast<int>(blocks_.size());
+  regionDefs_.assign(regions_.size(), std::vector<uint64_t>(words, 0));
+  for (size_t r = 0; r < regions_.size(); ++r) {
+    auto &defs = regionDefs_[r];
+    std::vector<bool> seen(nb, false);
+    std::vector<int> work;
+    if (r > 0) {
+      for (const auto &in : blocks_[regions_[r].entryBlock].instrs)
+        for (int d : regOperands(in, true))
+          setBit(defs, d);
+      work.push_back(regions_[r].entryBlock + 1);
+    } else {
+      work.push_back(0);
+    }
+    while (!work.empty()) {
+      int x = work.back();
+      work.pop_back();
+      if (x >= nb || seen[x] || blocks_[x].syncRegion >= 0)
+        continue;
+      seen[x] = true;
+      for (const auto &in : blocks_[x].instrs)
+        for (int d : regOperands(in, true))
+          setBit(defs, d);
+      for (int s2 : blocks_[x].succs)
+        work.push_back(s2);
+    }
+  }
+}
+
 // A register is rematerialisable when its only definition is pure arithmetic on special
 // registers, immediates, kernel parameters, symbol addresses and other rematerialisable
 // registers (typically `tid.x * 4 + &sdata`). Such a register is recomputed where a region
@@ -464,7 +503,7 @@ void KernelLowering::findRematerializable() {
         ++defs[r];
         def[r] = &in;
       }
-  static const char *const kPure[] = {"mov", "add", "sub", "mul", "mad", "shl", "shr",
+  static const char *const kPure[] = {"mov", "add", "sub", "mul", "mad",  "shl", "shr",
                                       "and", "or",  "xor", "cvt", "cvta", "neg", "not"};
   // 0 unknown, 1 in progress, 2 yes, 3 no
   std::vector<uint8_t> state(regs_.size(), 0);
@@ -474,8 +513,8 @@ void KernelLowering::findRematerializable() {
     if (state[r] == 1)
       return false; // a cycle: defined in terms of itself
     state[r] = 1;
-    bool ok = defs[r] == 1 && !def[r]->guard && !def[r]->hasMod("cc") &&
-              !ptx::isFloat(regs_[r].type);
+    bool ok =
+        defs[r] == 1 && !def[r]->guard && !def[r]->hasMod("cc") && !ptx::isFloat(regs_[r].type);
     if (ok) {
       const ptx::Instruction &in = *def[r];
       bool pure = std::any_of(std::begin(kPure), std::end(kPure),
@@ -524,10 +563,10 @@ void KernelLowering::findUniform() {
       }
     }
   }
-  static const char *const kVaryingRegs[] = {"%tid", "%laneid", "%warpid", "%lanemask_eq",
-                                             "%lanemask_lt", "%lanemask_le", "%lanemask_gt",
-                                             "%lanemask_ge", "%clock", "%clock64", "%globaltimer",
-                                             "%globaltimer_lo", "%globaltimer_hi"};
+  static const char *const kVaryingRegs[] = {
+      "%tid",         "%laneid",         "%warpid",        "%lanemask_eq", "%lanemask_lt",
+      "%lanemask_le", "%lanemask_gt",    "%lanemask_ge",   "%clock",       "%clock64",
+      "%globaltimer", "%globaltimer_lo", "%globaltimer_hi"};
   auto readsVaryingSpecial = [&](const ptx::Instruction &in) {
     std::function<bool(const ptx::Operand &)> visit = [&](const ptx::Operand &op) {
       if (op.kind == ptx::Operand::Kind::Reg && !regIds_.count(op.name))
@@ -639,12 +678,12 @@ void KernelLowering::planScratch() {
   }
   crossBytes_ = (off + 7) & ~7u;
   if (warpMode_) {
-    pubOff_ = crossBytes_;       // 16 bytes: operands published at a warp sync point
-    resultOff_ = pubOff_ + 16;   // 8 bytes: the sync instruction's result for this lane
-    stateOff_ = resultOff_ + 8;  // 4 bytes: the region the thread resumes at
+    pubOff_ = crossBytes_;      // 16 bytes: operands published at a warp sync point
+    resultOff_ = pubOff_ + 16;  // 8 bytes: the sync instruction's result for this lane
+    stateOff_ = resultOff_ + 8; // 4 bytes: the region the thread resumes at
     localOff_ = stateOff_ + 4;
   } else {
-    pubOff_ = crossBytes_;   // 16 bytes: the predicate a thread brings to bar.red
+    pubOff_ = crossBytes_;    // 16 bytes: the predicate a thread brings to bar.red
     stateOff_ = pubOff_ + 16; // 4 bytes: the region the thread resumes at, or kExited
     localOff_ = stateOff_ + 4;
   }
@@ -656,9 +695,9 @@ void KernelLowering::planScratch() {
 
 // The per-thread slot of a scratch area: scratch + nthreads * offset + tid * size.
 Value *KernelLowering::threadSlot(uint32_t offsetPerThread, unsigned size, Value *tid) {
-  Value *off = b.CreateAdd(
-      b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(offsetPerThread)),
-      b.CreateMul(b.CreateZExt(tid, b.getInt64Ty()), b.getInt64(size)));
+  Value *off =
+      b.CreateAdd(b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(offsetPerThread)),
+                  b.CreateMul(b.CreateZExt(tid, b.getInt64Ty()), b.getInt64(size)));
   return b.CreateGEP(b.getInt8Ty(), scratch_, off);
 }
 
@@ -739,19 +778,31 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     emitWarpScheduler();
     return;
   }
-  for (auto &r : regions_)
+  for (auto &r : regions_) {
     r.pre = BasicBlock::Create(ctx, "region.pre", f_);
-  b.CreateBr(regions_[0].pre);
-  for (size_t r = 0; r < regions_.size(); ++r)
-    emitRegion(static_cast<int>(r));
+    r.preAll = BasicBlock::Create(ctx, "region.all", f_);
+  }
+  b.CreateBr(regions_[0].preAll);
+  regions_[0].pre->eraseFromParent(); // every thread starts in region 0
+  regions_[0].pre = nullptr;
+  if (regions_.size() > 1)
+    dispatch_ = BasicBlock::Create(ctx, "dispatch", f_);
+  emitRegion(0, true);
+  for (size_t r = 1; r < regions_.size(); ++r) {
+    emitRegion(static_cast<int>(r), true);
+    emitRegion(static_cast<int>(r), false);
+  }
+  if (dispatch_)
+    emitDispatch();
 }
 
 // Block mode: one region runs as nested loops over z, y, x thread indices (x innermost).
-void KernelLowering::emitRegion(int r) {
+void KernelLowering::emitRegion(int r, bool all) {
   curRegion_ = r;
+  copyIndex_ = all ? r + static_cast<int>(regions_.size()) : r;
   auto *i32 = b.getInt32Ty();
   const bool multi = regions_.size() > 1;
-  b.SetInsertPoint(regions_[r].pre);
+  b.SetInsertPoint(all ? regions_[r].preAll : regions_[r].pre);
 
   BasicBlock *hdr[3], *latch[3];
   llvm::PHINode *iv[3];
@@ -760,7 +811,7 @@ void KernelLowering::emitRegion(int r) {
     latch[d] = BasicBlock::Create(ctx, "tloop.latch", f_);
   }
   BasicBlock *exit = BasicBlock::Create(ctx, "region.exit", f_);
-  BasicBlock *from = regions_[r].pre;
+  BasicBlock *from = b.GetInsertBlock();
   for (int d = 2; d >= 0; --d) {
     b.CreateBr(hdr[d]);
     b.SetInsertPoint(hdr[d]);
@@ -775,7 +826,7 @@ void KernelLowering::emitRegion(int r) {
   latch_ = latch[0];
   setThreadIndex(linear, iv[0], iv[1], iv[2]);
 
-  if (multi && r > 0) {
+  if (!all) {
     // Only threads waiting at this region's barrier run it (exited ones do not).
     auto *ld = b.CreateLoad(i32, threadSlot(stateOff_, 4, linearTid_), "state");
     tagMemory(ld);
@@ -793,10 +844,17 @@ void KernelLowering::emitRegion(int r) {
     BasicBlock *outer = d < 2 ? latch[d + 1] : exit;
     auto *br = b.CreateCondBr(b.CreateICmpULT(nx, ntid_[d]), hdr[d], outer);
     if (d == 0) {
-      llvm::Metadata *ops[] = {
-          nullptr,
-          llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"),
-                                  accessGroup_})};
+      // The masked copy is the rare path (threads resuming at different points): it is left
+      // scalar and not unrolled, which keeps compile time close to a single copy.
+      auto str = [&](const char *s) { return llvm::MDString::get(ctx, s); };
+      std::vector<llvm::Metadata *> ops{nullptr};
+      if (all) {
+        ops.push_back(llvm::MDNode::get(ctx, {str("llvm.loop.parallel_accesses"), accessGroup_}));
+      } else {
+        ops.push_back(llvm::MDNode::get(ctx, {str("llvm.loop.vectorize.enable"),
+                                              llvm::ConstantAsMetadata::get(b.getInt1(false))}));
+        ops.push_back(llvm::MDNode::get(ctx, {str("llvm.loop.unroll.disable")}));
+      }
       auto *loopId = llvm::MDNode::getDistinct(ctx, ops);
       loopId->replaceOperandWith(0, loopId);
       br->setMetadata(llvm::LLVMContext::MD_loop, loopId);
@@ -807,28 +865,46 @@ void KernelLowering::emitRegion(int r) {
     b.CreateRetVoid();
     return;
   }
-  // The next region (a separate loop, so thread loops carry no state from one thread to the
-  // next and stay vectorisable).
-  Value *nb = smallestState();
-  for (auto &ri : regs_) // uniform registers saved during the region become visible now
-    if (ri.uniform && ri.cross >= 0) {
+  // Uniform registers the region wrote become visible now, then the block picks its next region.
+  for (auto &ri : regs_)
+    if (ri.uniform && ri.cross >= 0 &&
+        getBit(regionDefs_[r], static_cast<int>(&ri - regs_.data()))) {
       unsigned sz = std::max(1u, ptx::typeSize(ri.type));
       llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
-      Value *staged = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz,
-                                                     b.CreateSub(nthreads_, b.getInt32(1))));
+      Value *staged = b.CreateLoad(
+          memTy, threadSlot(ri.crossOffset, sz, b.CreateSub(nthreads_, b.getInt32(1))));
       b.CreateStore(staged, threadSlot(ri.crossOffset, sz, b.getInt32(0)));
     }
+  b.CreateBr(dispatch_);
+}
+
+// The block's scheduler, shared by every region's exit: the smallest resume state of any thread
+// is the region to run next (a separate loop, so thread loops carry no state from one thread to
+// the next and stay vectorisable). When every thread resumes there (the usual case: barriers
+// reached by the whole block), the region's unmasked copy runs.
+void KernelLowering::emitDispatch() {
+  b.SetInsertPoint(dispatch_);
+  Value *largest = nullptr;
+  Value *nb = smallestState(&largest);
   emitBarrierReductions(nb);
-  auto *sw = b.CreateSwitch(nb, BasicBlock::Create(ctx, "done", f_), regions_.size());
-  for (size_t k = 1; k < regions_.size(); ++k)
-    sw->addCase(b.getInt32(static_cast<uint32_t>(k)), regions_[k].pre);
-  b.SetInsertPoint(sw->getDefaultDest());
+  BasicBlock *done = BasicBlock::Create(ctx, "done", f_);
+  BasicBlock *toAll = BasicBlock::Create(ctx, "next.all", f_);
+  BasicBlock *toSome = BasicBlock::Create(ctx, "next.some", f_);
+  b.CreateCondBr(b.CreateICmpEQ(nb, largest), toAll, toSome);
+  for (bool every : {true, false}) {
+    b.SetInsertPoint(every ? toAll : toSome);
+    auto *sw = b.CreateSwitch(nb, done, regions_.size());
+    for (size_t k = 1; k < regions_.size(); ++k)
+      sw->addCase(b.getInt32(static_cast<uint32_t>(k)),
+                  every ? regions_[k].preAll : regions_[k].pre);
+  }
+  b.SetInsertPoint(done);
   b.CreateRetVoid();
 }
 
 // The smallest resume state of any thread of the block (kExited when all have exited): the
 // region the block runs next. Emitted as a loop at the insertion point, which it leaves after.
-Value *KernelLowering::smallestState() {
+Value *KernelLowering::smallestState(Value **largest) {
   auto *i32 = b.getInt32Ty();
   BasicBlock *before = b.GetInsertBlock();
   BasicBlock *scan = BasicBlock::Create(ctx, "state.scan", f_);
@@ -839,8 +915,15 @@ Value *KernelLowering::smallestState() {
   auto *best = b.CreatePHI(i32, 2, "next");
   t->addIncoming(b.getInt32(0), before);
   best->addIncoming(b.getInt32(kExited), before);
+  llvm::PHINode *most = largest ? b.CreatePHI(i32, 2, "most") : nullptr;
   Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
   Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, st);
+  if (most) {
+    most->addIncoming(b.getInt32(0), before);
+    Value *nm = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, most, st);
+    most->addIncoming(nm, scan);
+    *largest = nm;
+  }
   Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
   t->addIncoming(tn, scan);
   best->addIncoming(nb, scan);
@@ -884,7 +967,9 @@ void KernelLowering::emitBarrierReductions(Value *region) {
     b.SetInsertPoint(body);
     Value *p = b.CreateZExt(b.CreateLoad(b.getInt8Ty(), threadSlot(pubOff_, 16, t)), i32);
     Value *acc = b.CreateLoad(i32, blockReduction_);
-    b.CreateStore(popc ? b.CreateAdd(acc, p) : isAnd ? b.CreateAnd(acc, p) : b.CreateOr(acc, p),
+    b.CreateStore(popc    ? b.CreateAdd(acc, p)
+                  : isAnd ? b.CreateAnd(acc, p)
+                          : b.CreateOr(acc, p),
                   blockReduction_);
     b.CreateBr(latch);
     b.SetInsertPoint(latch);
@@ -919,23 +1004,23 @@ void KernelLowering::emitRegionBody(int r) {
   } else if (blocks_[first].syncRegion >= 0) {
     arrive(first);
   } else {
-    b.CreateBr(blockCopy(r, first));
+    b.CreateBr(blockCopy(first));
   }
   while (!pending_.empty()) {
     int blk = pending_.back();
     pending_.pop_back();
-    emitBlockBody(r, blk);
+    emitBlockBody(blk);
   }
 }
 
 void KernelLowering::tagMemory(llvm::Instruction *i) {
-  if (accessGroup_ && (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) ||
-                       i->mayReadOrWriteMemory()))
+  if (accessGroup_ &&
+      (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) || i->mayReadOrWriteMemory()))
     i->setMetadata(llvm::LLVMContext::MD_access_group, accessGroup_);
 }
 
-llvm::BasicBlock *KernelLowering::blockCopy(int r, int blk) {
-  auto key = std::make_pair(r, blk);
+llvm::BasicBlock *KernelLowering::blockCopy(int blk) {
+  auto key = std::make_pair(copyIndex_, blk);
   auto it = copies_.find(key);
   if (it != copies_.end())
     return it->second;
@@ -973,8 +1058,8 @@ void KernelLowering::storeCross(int region) {
   const auto &live = blocks_[regions_[region].entryBlock].liveIn;
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
-    if (ri.cross < 0 || !getBit(live, id))
-      continue;
+    if (ri.cross < 0 || !getBit(live, id) || !getBit(regionDefs_[curRegion_], id))
+      continue; // not written since the region loaded it: the slab still holds the value
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
     Value *v = b.CreateLoad(ri.ty, ri.slot);
     if (ri.ty->isIntegerTy(1))
@@ -996,9 +1081,9 @@ void KernelLowering::arrive(int blk) {
   if (warpMode_ && regions_[nr].warp)
     arriveAtSync(nr);
   if (const ptx::Instruction *red = barrierReduction(nr)) // bar.red: publish the predicate
-    tagMemory(b.CreateStore(b.CreateZExt(read(red->operands[2], ptx::Type::Pred, *red),
-                                         b.getInt8Ty()),
-                            threadSlot(pubOff_, 16, linearTid_)));
+    tagMemory(
+        b.CreateStore(b.CreateZExt(read(red->operands[2], ptx::Type::Pred, *red), b.getInt8Ty()),
+                      threadSlot(pubOff_, 16, linearTid_)));
   tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }
@@ -1010,9 +1095,9 @@ void KernelLowering::exitThread() {
 }
 
 // The instructions of one PTX block, for one region's copy, and its control transfer.
-void KernelLowering::emitBlockBody(int r, int blk) {
+void KernelLowering::emitBlockBody(int blk) {
   const auto &pb = blocks_[blk];
-  b.SetInsertPoint(copies_[{r, blk}]);
+  b.SetInsertPoint(copies_[{copyIndex_, blk}]);
   // Transfer to block `s`: within the region, or to the sync point that starts another region.
   auto goTo = [&](int s) {
     if (s >= static_cast<int>(blocks_.size()))
@@ -1020,7 +1105,7 @@ void KernelLowering::emitBlockBody(int r, int blk) {
     else if (blocks_[s].syncRegion >= 0)
       arrive(s);
     else
-      b.CreateBr(blockCopy(r, s));
+      b.CreateBr(blockCopy(s));
   };
   size_t n = pb.instrs.size();
   const ptx::Instruction *term = nullptr;

@@ -37,9 +37,9 @@ void KernelLowering::emitWarpScheduler() {
   for (const auto &r : regions_)
     isWarp.push_back(r.warp ? 1 : 0);
   auto *tableInit = llvm::ConstantDataArray::get(ctx, isWarp);
-  auto *table = new llvm::GlobalVariable(*ms.mod, tableInit->getType(), true,
-                                         llvm::GlobalValue::PrivateLinkage, tableInit,
-                                         "warp.regions");
+  auto *table =
+      new llvm::GlobalVariable(*ms.mod, tableInit->getType(), true,
+                               llvm::GlobalValue::PrivateLinkage, tableInit, "warp.regions");
   auto stateOf = [&](Value *t) { return threadSlot(stateOff_, 4, t); };
 
   // Every thread starts in region 0.
@@ -124,6 +124,7 @@ void KernelLowering::emitWarpScheduler() {
     setThreadIndex(t, x, b.CreateURem(yz, ntid_[1]), b.CreateUDiv(yz, ntid_[1]));
     accessGroup_ = nullptr; // lanes may depend on each other through the state array
     latch_ = latch;
+    copyIndex_ = static_cast<int>(r);
     emitRegionBody(static_cast<int>(r));
     b.SetInsertPoint(latch);
     Value *ln = b.CreateAdd(lane, b.getInt32(1));
@@ -172,7 +173,8 @@ void KernelLowering::arriveAtSync(int region) {
   const auto &o = in.operands;
   Value *slot = threadSlot(pubOff_, 16, linearTid_);
   auto put = [&](Value *v, unsigned offset, llvm::Type *ty) {
-    tagMemory(b.CreateStore(convert(v, ty, false), b.CreateConstGEP1_32(b.getInt8Ty(), slot, offset)));
+    tagMemory(
+        b.CreateStore(convert(v, ty, false), b.CreateConstGEP1_32(b.getInt8Ty(), slot, offset)));
   };
   auto putMask = [&](size_t idx) {
     Value *m = o.size() > idx && in.hasMod("sync") ? read(o[idx], T::B32, in) : b.getInt32(-1);
@@ -248,8 +250,8 @@ void KernelLowering::emitCollectiveStep(int region) {
       rop = m;
 
   laneLoop("collective.lane", [&](Value *lane) {
-    Value *arrived = b.CreateICmpNE(b.CreateAnd(activeMask_, b.CreateShl(b.getInt32(1), lane)),
-                                    b.getInt32(0));
+    Value *arrived =
+        b.CreateICmpNE(b.CreateAnd(activeMask_, b.CreateShl(b.getInt32(1), lane)), b.getInt32(0));
     BasicBlock *doIt = BasicBlock::Create(ctx, "collective.do", f_);
     BasicBlock *skip = BasicBlock::Create(ctx, "collective.skip", f_);
     b.CreateCondBr(arrived, doIt, skip);
@@ -282,12 +284,16 @@ void KernelLowering::emitCollectiveStep(int region) {
       d = b.CreateTrunc(pub(b.CreateSelect(p, j, lane), 0, i64), i32);
     } else if (op == "vote") {
       Value *bl = b.CreateAnd(b.CreateLoad(i32, ballot), part);
-      if (in.hasMod("ballot")) d = bl;
-      else if (in.hasMod("all")) p = b.CreateICmpEQ(bl, part);
-      else if (in.hasMod("any")) p = b.CreateICmpNE(bl, b.getInt32(0));
+      if (in.hasMod("ballot"))
+        d = bl;
+      else if (in.hasMod("all"))
+        p = b.CreateICmpEQ(bl, part);
+      else if (in.hasMod("any"))
+        p = b.CreateICmpNE(bl, b.getInt32(0));
       else if (in.hasMod("uni"))
         p = b.CreateOr(b.CreateICmpEQ(bl, b.getInt32(0)), b.CreateICmpEQ(bl, part));
-      else throwUnsupported(in.loc, "vote mode");
+      else
+        throwUnsupported(in.loc, "vote mode");
     } else if (op == "elect") {
       Value *leader = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, part, b.getTrue());
       d = leader;
@@ -308,22 +314,28 @@ void KernelLowering::emitCollectiveStep(int region) {
         throwUnsupported(in.loc, "redux operation '" + rop + "'");
       }
       laneLoop("collective.fold", [&](Value *j) {
-        Value *inPart = b.CreateICmpNE(b.CreateAnd(part, b.CreateShl(b.getInt32(1), j)),
-                                       b.getInt32(0));
+        Value *inPart =
+            b.CreateICmpNE(b.CreateAnd(part, b.CreateShl(b.getInt32(1), j)), b.getInt32(0));
         Value *v = pub(j, 0, i64);
         Value *a = b.CreateLoad(i32, acc), *r;
         if (op == "match") {
           r = b.CreateOr(a, b.CreateShl(b.CreateZExt(b.CreateICmpEQ(v, own), i32), j));
         } else {
           Value *x = b.CreateTrunc(v, i32);
-          if (rop == "add") r = b.CreateAdd(a, x);
-          else if (rop == "and") r = b.CreateAnd(a, x);
-          else if (rop == "or") r = b.CreateOr(a, x);
-          else if (rop == "xor") r = b.CreateXor(a, x);
+          if (rop == "add")
+            r = b.CreateAdd(a, x);
+          else if (rop == "and")
+            r = b.CreateAnd(a, x);
+          else if (rop == "or")
+            r = b.CreateOr(a, x);
+          else if (rop == "xor")
+            r = b.CreateXor(a, x);
           else if (rop == "min")
-            r = b.CreateBinaryIntrinsic(rt == T::S32 ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, x);
+            r = b.CreateBinaryIntrinsic(
+                rt == T::S32 ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, x);
           else
-            r = b.CreateBinaryIntrinsic(rt == T::S32 ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a, x);
+            r = b.CreateBinaryIntrinsic(
+                rt == T::S32 ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a, x);
         }
         b.CreateStore(b.CreateSelect(inPart, r, a), acc);
       });

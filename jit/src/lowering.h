@@ -37,12 +37,12 @@ struct ModuleState {
   llvm::LLVMContext &ctx;
   llvm::Module *mod; // the module being emitted: the variables' module, then each kernel's own
   const ptx::Module &ast;
-  std::string symbolPrefix;                                   // unique per loaded module
+  std::string symbolPrefix;                                        // unique per loaded module
   std::unordered_map<std::string, llvm::GlobalVariable *> globals; // .global and .const
-  std::unordered_map<std::string, uint32_t> sharedOffsets;  // module-scope static .shared
-  std::unordered_map<std::string, bool> dynamicShared;      // module-scope extern .shared
-  uint32_t moduleSharedBytes = 0;    // end of module-scope static shared variables
-  uint32_t dynamicSharedOffset = 0;  // dynamic shared memory starts here, for every kernel
+  std::unordered_map<std::string, uint32_t> sharedOffsets;         // module-scope static .shared
+  std::unordered_map<std::string, bool> dynamicShared;             // module-scope extern .shared
+  uint32_t moduleSharedBytes = 0;   // end of module-scope static shared variables
+  uint32_t dynamicSharedOffset = 0; // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
 
@@ -68,9 +68,9 @@ uint32_t varAlign(const ptx::VarDecl &v);
 struct RegInfo {
   ptx::Type type = ptx::Type::None;
   llvm::Type *ty = nullptr;
-  llvm::AllocaInst *slot = nullptr; // the register's value within one thread's execution
-  int cross = -1;                   // index among values live across a barrier, or -1
-  uint32_t crossOffset = 0;         // bytes per thread before this register's slab
+  llvm::AllocaInst *slot = nullptr;           // the register's value within one thread's execution
+  int cross = -1;                             // index among values live across a barrier, or -1
+  uint32_t crossOffset = 0;                   // bytes per thread before this register's slab
   const ptx::Instruction *rematDef = nullptr; // recomputed in each region rather than saved
   bool uniform = false; // the same in every thread of the block at every barrier
 };
@@ -104,7 +104,7 @@ public:
   // Splits packed 2x16-bit operands into lanes (lanes = 1: no split), applies fn to each.
   llvm::Value *perLane(unsigned lanes, const std::vector<llvm::Value *> &args,
                        const std::function<llvm::Value *(std::vector<llvm::Value *> &)> &fn);
-  void tagMemory(llvm::Instruction *i);             // parallel-access metadata for thread loops
+  void tagMemory(llvm::Instruction *i); // parallel-access metadata for thread loops
   // Atomically replaces the value of type ty at p by update(old) (a compare-and-swap loop).
   llvm::Value *atomicUpdate(llvm::Value *p, llvm::Type *ty,
                             const std::function<llvm::Value *(llvm::Value *)> &update);
@@ -113,19 +113,23 @@ private:
   struct PBlock {
     std::vector<ptx::Instruction> instrs;
     std::vector<int> succs;
-    int syncRegion = -1;  // >= 0: a synchronisation point (its only instruction) starting it
+    int syncRegion = -1; // >= 0: a synchronisation point (its only instruction) starting it
     std::vector<uint64_t> use, def, liveIn, liveOut;
   };
   struct Region {
-    int entryBlock = 0;   // the sync block that starts it (the entry block for region 0)
-    bool warp = false;    // entered at a warp-level sync point rather than a block barrier
-    llvm::BasicBlock *pre = nullptr;
+    int entryBlock = 0; // the sync block that starts it (the entry block for region 0)
+    bool warp = false;  // entered at a warp-level sync point rather than a block barrier
+    llvm::BasicBlock *pre = nullptr;    // entry when only some threads resume here
+    llvm::BasicBlock *preAll = nullptr; // entry when every thread of the block resumes here
   };
 
   void collectRegisters();
   void buildBlocks();
   void computeLiveness();
-  llvm::Value *smallestState();
+  // The smallest resume state of any thread; *largest (if given) receives the largest.
+  llvm::Value *smallestState(llvm::Value **largest = nullptr);
+  void findRegionDefs();
+  void emitDispatch(); // block mode: picks the next region after any region's thread loop
   const ptx::Instruction *barrierReduction(int region) const;
   void emitBarrierReductions(llvm::Value *region);
   void findRematerializable();
@@ -133,16 +137,18 @@ private:
   void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
   void emitEntry(const std::string &llvmName);
-  void emitRegion(int r);         // all threads of the block, between block barriers
-  void emitWarpScheduler();       // lower_warp.cpp: kernels with warp-level sync points
-  void emitRegionBody(int r);     // one thread's code for region r (entry at the current point)
-  llvm::BasicBlock *blockCopy(int r, int b);
-  void emitBlockBody(int r, int b);
+  // All threads of the block between block barriers; `all`: every thread resumes here, so the
+  // thread loop has no per-thread state test (and vectorises without masking).
+  void emitRegion(int r, bool all);
+  void emitWarpScheduler();           // lower_warp.cpp: kernels with warp-level sync points
+  void emitRegionBody(int r);         // one thread's code for region r (entry at the current point)
+  llvm::BasicBlock *blockCopy(int b); // PTX block b in the current region copy (copyIndex_)
+  void emitBlockBody(int b);
   void storeCross(int region);
   void loadCross(int region);
-  void arriveAtSync(int region);   // lower_warp.cpp: publish this lane's operand
+  void arriveAtSync(int region);       // lower_warp.cpp: publish this lane's operand
   void emitCollectiveStep(int region); // lower_warp.cpp: results of all lanes
-  void emitCollective(int region); // lower_warp.cpp: a lane takes its result at region entry
+  void emitCollective(int region);     // lower_warp.cpp: a lane takes its result at region entry
   void exitThread();
   void arrive(int syncBlock);
   static constexpr int32_t kExited = 0x7fffffff; // warp mode: the thread has exited
@@ -168,14 +174,14 @@ private:
   std::unordered_map<std::string, ptx::Type> localTypes_;   // element type of .local/.param vars
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
-  bool warpMode_ = false;     // has warp-level sync points: per-thread resume states
+  bool warpMode_ = false; // has warp-level sync points: per-thread resume states
   // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
-  uint32_t crossBytes_ = 0;   // slabs of registers live across sync points
-  uint32_t stateOff_ = 0;     // i32 per thread: the region it resumes at, or kExited
-  uint32_t pubOff_ = 0;       // warp mode: operands a lane publishes at a sync point
-  uint32_t resultOff_ = 0;    // warp mode: a lane's result of the collective operation
-  uint32_t localOff_ = 0;     // start of the .local area
-  uint32_t localBytes_ = 0;   // .local bytes per thread
+  uint32_t crossBytes_ = 0; // slabs of registers live across sync points
+  uint32_t stateOff_ = 0;   // i32 per thread: the region it resumes at, or kExited
+  uint32_t pubOff_ = 0;     // warp mode: operands a lane publishes at a sync point
+  uint32_t resultOff_ = 0;  // warp mode: a lane's result of the collective operation
+  uint32_t localOff_ = 0;   // start of the .local area
+  uint32_t localBytes_ = 0; // .local bytes per thread
 
   // values of the current thread iteration / block
   llvm::Value *launch_ = nullptr, *blockArg_ = nullptr;
@@ -183,15 +189,18 @@ private:
   llvm::Value *linearTid_ = nullptr, *nthreads_ = nullptr;
   llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
-  llvm::Value *localBase_ = nullptr; // this thread's .local area
-  llvm::AllocaInst *carry_ = nullptr; // the CC.CF flag of add.cc/addc chains
+  llvm::Value *localBase_ = nullptr;           // this thread's .local area
+  llvm::AllocaInst *carry_ = nullptr;          // the CC.CF flag of add.cc/addc chains
   llvm::AllocaInst *blockReduction_ = nullptr; // bar.red's result for the region being entered
-  llvm::BasicBlock *latch_ = nullptr; // end of the current thread iteration
+  llvm::BasicBlock *latch_ = nullptr;          // end of the current thread iteration
+  llvm::BasicBlock *dispatch_ = nullptr;       // block mode with several regions: the scheduler
   llvm::MDNode *accessGroup_ = nullptr;
   llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp
   llvm::Value *activeMask_ = nullptr; // warp mode: lanes of the warp running this region
   llvm::Value *warpLanes_ = nullptr;  // warp mode: lanes that exist in the current warp
-  std::map<std::pair<int, int>, llvm::BasicBlock *> copies_;
+  std::vector<std::vector<uint64_t>> regionDefs_;            // registers each region may write
+  std::map<std::pair<int, int>, llvm::BasicBlock *> copies_; // (region copy, PTX block)
+  int copyIndex_ = 0; // region copies: r for the masked (or only) copy, r + #regions for `all`
   std::vector<int> pending_;
   int curRegion_ = 0;
 };

@@ -1,0 +1,93 @@
+// JIT: barrier placements (early exits, nested uniform loops, uniform branches) against exact
+// host simulations of the same kernels; run under both execution strategies.
+#include "run_grid.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+// Host model of earlyExitExchange for one block.
+std::vector<int> earlyExitModel(const int *in, int n, int live, int scale) {
+  std::vector<int> out(n, -1), s(n), keep(n);
+  int factor = scale;
+  for (int k = 0; k < live; k += 7)
+    factor += k;
+  for (int t = 0; t < live; ++t)
+    s[t] = keep[t] = in[t] * 3;
+  std::vector<int> a(n);
+  for (int t = 0; t < live; ++t)
+    a[t] = s[(t + 1) % live];
+  for (int t = 0; t < live; ++t)
+    s[t] = a[t] + 1;
+  for (int t = 0; t < live; ++t)
+    out[t] = s[(t + live - 1) % live] * factor + keep[t];
+  return out;
+}
+
+// Every thread reaches the barriers (the unmasked path) or only the first `live` do (exited
+// threads must not be waited for, and values saved before the first barrier must survive).
+TEST(Barriers, EarlyExitsAndValuesLiveAcrossSeveralBarriers) {
+  auto prog = load(readSource("tests/unit/jit/barrier_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const int threads = 96, blocks = 2, scale = 5;
+  std::vector<int> in(threads * blocks);
+  for (int i = 0; i < threads * blocks; ++i)
+    in[i] = (i * 29) % 61 - 20;
+  for (int live : {threads, 70, 1}) {
+    std::vector<int> out(threads * blocks, 12345);
+    int *pi = in.data(), *po = out.data();
+    int lv = live, sc = scale;
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "earlyExitExchange", grid, block, {&pi, &po, &lv, &sc});
+    for (int bk = 0; bk < blocks; ++bk) {
+      auto want = earlyExitModel(in.data() + bk * threads, threads, live, scale);
+      for (int t = 0; t < threads; ++t)
+        ASSERT_EQ(out[bk * threads + t], want[t])
+            << "live " << live << " block " << bk << " t " << t;
+    }
+  }
+}
+
+std::vector<int> nestedModel(const int *in, int n, int rounds, int mode) {
+  std::vector<int> v(in, in + n), s(n);
+  for (int r = 0; r < rounds; ++r) {
+    for (int step = 1; step < n; step *= 2) {
+      s = v;
+      for (int t = 0; t < n; ++t) {
+        if (mode & (1 << (r % 4)))
+          v[t] += s[(t + step) % n];
+        else
+          v[t] ^= s[(t + n - step) % n];
+      }
+    }
+    if (mode == 5) {
+      s = v;
+      for (int t = 0; t < n; ++t)
+        v[t] = s[n - 1 - t] * 2 + r;
+    }
+  }
+  return v;
+}
+
+TEST(Barriers, NestedUniformLoopsAndUniformBranches) {
+  auto prog = load(readSource("tests/unit/jit/barrier_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const int threads = 64, blocks = 3;
+  std::vector<int> in(threads * blocks);
+  for (int i = 0; i < threads * blocks; ++i)
+    in[i] = (i * 13) % 37;
+  for (auto [rounds, mode] : {std::pair{3, 5}, std::pair{4, 10}, std::pair{0, 5}}) {
+    std::vector<int> out(threads * blocks, -7);
+    int *pi = in.data(), *po = out.data();
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "nestedLoopBarriers", grid, block, {&pi, &po, &rounds, &mode});
+    for (int bk = 0; bk < blocks; ++bk) {
+      auto want = nestedModel(in.data() + bk * threads, threads, rounds, mode);
+      for (int t = 0; t < threads; ++t)
+        ASSERT_EQ(out[bk * threads + t], want[t])
+            << "rounds " << rounds << " mode " << mode << " block " << bk << " t " << t;
+    }
+  }
+}
+
+} // namespace
