@@ -1,6 +1,8 @@
 // ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
 #include "engine.h"
 
+#include "perf_map.h"
+
 #include "cucpu/support/log.h"
 #include "pointer_rewrite.h"
 
@@ -75,6 +77,7 @@ struct Engine {
       return;
     }
     jit = std::move(*j);
+    enablePerfMapIfRequested(*jit);
     auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         jit->getDataLayout().getGlobalPrefix());
     if (!gen) {

@@ -743,11 +743,13 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     ld->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx, {}));
     return ld;
   };
+  Value *firstCtaid[3];
   for (unsigned d = 0; d < 3; ++d) {
     nctaid_[d] = loadField(launch_, ms.launchTy, 0, d, i32, "nctaid");
     ntid_[d] = loadField(launch_, ms.launchTy, 1, d, i32, "ntid");
-    ctaid_[d] = loadField(blockArg_, ms.blockTy, 0, d, i32, "ctaid");
+    firstCtaid[d] = loadField(blockArg_, ms.blockTy, 0, d, i32, "ctaid");
   }
+  Value *more = loadField(blockArg_, ms.blockTy, 1, 0, i32, "more");
   params_ = loadField(launch_, ms.launchTy, 2, 0, ptrTy, "params");
   {
     // The parameter buffer is read-only, aligned and always fully readable: its loads may be
@@ -773,7 +775,41 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   blockReduction_ = b.CreateAlloca(i32, nullptr, "bar.red");
+
+  // The function runs `more` + 1 consecutive blocks (ctaid.x fastest): launch-invariant work is
+  // done once per call, not once per block.
+  BasicBlock *blockHdr = BasicBlock::Create(ctx, "block", f_);
+  blockEnd_ = BasicBlock::Create(ctx, "block.end", f_);
+  b.CreateBr(blockHdr);
+  b.SetInsertPoint(blockHdr);
+  llvm::PHINode *cta[3], *left = b.CreatePHI(i32, 2, "blocks.left");
+  left->addIncoming(more, entry);
+  for (unsigned d = 0; d < 3; ++d) {
+    cta[d] = b.CreatePHI(i32, 2, "ctaid");
+    cta[d]->addIncoming(firstCtaid[d], entry);
+    ctaid_[d] = cta[d];
+  }
   b.CreateStore(b.getInt32(0), carry_);
+  {
+    BasicBlock *body = b.GetInsertBlock();
+    b.SetInsertPoint(blockEnd_);
+    BasicBlock *next = BasicBlock::Create(ctx, "block.next", f_);
+    BasicBlock *ret = BasicBlock::Create(ctx, "return", f_);
+    b.CreateCondBr(b.CreateICmpEQ(left, b.getInt32(0)), ret, next);
+    b.SetInsertPoint(ret);
+    b.CreateRetVoid();
+    b.SetInsertPoint(next);
+    Value *x = b.CreateAdd(cta[0], b.getInt32(1));
+    Value *wrapX = b.CreateICmpEQ(x, nctaid_[0]);
+    Value *y = b.CreateAdd(cta[1], b.CreateZExt(wrapX, i32));
+    Value *wrapY = b.CreateICmpEQ(y, nctaid_[1]);
+    cta[0]->addIncoming(b.CreateSelect(wrapX, b.getInt32(0), x), next);
+    cta[1]->addIncoming(b.CreateSelect(wrapY, b.getInt32(0), y), next);
+    cta[2]->addIncoming(b.CreateAdd(cta[2], b.CreateZExt(wrapY, i32)), next);
+    left->addIncoming(b.CreateSub(left, b.getInt32(1)), next);
+    b.CreateBr(blockHdr);
+    b.SetInsertPoint(body);
+  }
   if (warpMode_) {
     emitWarpScheduler();
     return;
@@ -862,7 +898,7 @@ void KernelLowering::emitRegion(int r, bool all) {
   }
   b.SetInsertPoint(exit);
   if (!multi) {
-    b.CreateRetVoid();
+    b.CreateBr(blockEnd_);
     return;
   }
   // Uniform registers the region wrote become visible now, then the block picks its next region.
@@ -899,7 +935,7 @@ void KernelLowering::emitDispatch() {
                   every ? regions_[k].preAll : regions_[k].pre);
   }
   b.SetInsertPoint(done);
-  b.CreateRetVoid();
+  b.CreateBr(blockEnd_);
 }
 
 // The smallest resume state of any thread of the block (kExited when all have exited): the

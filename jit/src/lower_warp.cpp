@@ -63,7 +63,7 @@ void KernelLowering::emitWarpScheduler() {
   BasicBlock *warpHdr = BasicBlock::Create(ctx, "warp.hdr", f_);
   b.CreateCondBr(b.CreateICmpEQ(nb, b.getInt32(exited)), done, warpHdr);
   b.SetInsertPoint(done);
-  b.CreateRetVoid();
+  b.CreateBr(blockEnd_);
 
   // Warp loop.
   b.SetInsertPoint(warpHdr);

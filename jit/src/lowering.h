@@ -194,6 +194,7 @@ private:
   llvm::AllocaInst *blockReduction_ = nullptr; // bar.red's result for the region being entered
   llvm::BasicBlock *latch_ = nullptr;          // end of the current thread iteration
   llvm::BasicBlock *dispatch_ = nullptr;       // block mode with several regions: the scheduler
+  llvm::BasicBlock *blockEnd_ = nullptr;       // the current block is done: next block or return
   llvm::MDNode *accessGroup_ = nullptr;
   llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp
   llvm::Value *activeMask_ = nullptr; // warp mode: lanes of the warp running this region

@@ -2,9 +2,9 @@
 #include "cucpu/exec/thread_pool.h"
 
 #include "cucpu/exec/arena.h"
-#include "fault_state.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
+#include "fault_state.h"
 
 #include <algorithm>
 #include <atomic>
@@ -95,11 +95,15 @@ void ThreadPool::drain(Current &cur) {
       return;
     }
     fs.armed = true;
-    for (uint64_t i = begin; i < end; ++i) {
+    // One call runs many consecutive blocks (the block function steps ctaid itself).
+    for (uint64_t i = begin; i < end;) {
+      uint64_t n = std::min<uint64_t>(end - i, uint64_t(1) << 30);
       blk.ctaid[0] = static_cast<uint32_t>(i % gx);
       blk.ctaid[1] = static_cast<uint32_t>((i / gx) % gy);
       blk.ctaid[2] = static_cast<uint32_t>(i / (uint64_t(gx) * gy));
+      blk.more = static_cast<uint32_t>(n - 1);
       job.fn(job.launch, &blk);
+      i += n;
     }
     fs.armed = false;
   }

@@ -37,15 +37,16 @@ typedef struct cucpu_launch {
   const cucpu_services *services; /* device printf, assert, trap, malloc */
 } cucpu_launch;
 
-/* One per worker, reused across the blocks it runs. */
+/* One per worker, reused across the blocks it runs. A call runs the block at ctaid and the `more`
+ * blocks after it in linear order (ctaid.x fastest); generated code does not write the record. */
 typedef struct cucpu_block {
-  uint32_t ctaid[3];   /* %ctaid */
-  uint32_t reserved;
+  uint32_t ctaid[3];   /* %ctaid of the first block of the call */
+  uint32_t more;       /* blocks to run after the first one */
   uint8_t *shared;     /* static shared memory followed by dynamic shared memory */
   uint8_t *scratch;    /* per-thread context arrays (values live across barriers), local memory */
 } cucpu_block;
 
-/* A compiled kernel: runs every thread of one block. */
+/* A compiled kernel: runs every thread of 1 + block->more blocks. */
 typedef void (*cucpu_block_fn)(const cucpu_launch *launch, cucpu_block *block);
 
 #define CUCPU_LAUNCH_OFFSET_GRID 0
@@ -55,6 +56,7 @@ typedef void (*cucpu_block_fn)(const cucpu_launch *launch, cucpu_block *block);
 #define CUCPU_LAUNCH_OFFSET_NTHREADS 36
 #define CUCPU_LAUNCH_OFFSET_ENVREG 40
 #define CUCPU_BLOCK_OFFSET_CTAID 0
+#define CUCPU_BLOCK_OFFSET_MORE 12
 #define CUCPU_BLOCK_OFFSET_SHARED 16
 #define CUCPU_BLOCK_OFFSET_SCRATCH 24
 #define CUCPU_LAUNCH_OFFSET_SERVICES 48
@@ -68,6 +70,7 @@ static_assert(__builtin_offsetof(cucpu_launch, dyn_shared_bytes) == CUCPU_LAUNCH
 static_assert(__builtin_offsetof(cucpu_launch, nthreads) == CUCPU_LAUNCH_OFFSET_NTHREADS, "abi");
 static_assert(__builtin_offsetof(cucpu_launch, envreg) == CUCPU_LAUNCH_OFFSET_ENVREG, "abi");
 static_assert(__builtin_offsetof(cucpu_launch, services) == CUCPU_LAUNCH_OFFSET_SERVICES, "abi");
+static_assert(__builtin_offsetof(cucpu_block, more) == CUCPU_BLOCK_OFFSET_MORE, "abi");
 static_assert(__builtin_offsetof(cucpu_block, shared) == CUCPU_BLOCK_OFFSET_SHARED, "abi");
 static_assert(__builtin_offsetof(cucpu_block, scratch) == CUCPU_BLOCK_OFFSET_SCRATCH, "abi");
 #endif

@@ -8,6 +8,22 @@
 
 namespace {
 
+// Calls one(ctaid) for each of the 1 + b->more blocks a call covers, in linear order (the
+// block-function contract of kernel_abi.h).
+template <typename F> void eachBlock(const cucpu_launch *l, const cucpu_block *b, F one) {
+  uint32_t c[3] = {b->ctaid[0], b->ctaid[1], b->ctaid[2]};
+  for (uint64_t k = 0; k <= b->more; ++k) {
+    one(c);
+    if (++c[0] == l->grid[0]) {
+      c[0] = 0;
+      if (++c[1] == l->grid[1]) {
+        c[1] = 0;
+        ++c[2];
+      }
+    }
+  }
+}
+
 struct Counts {
   std::vector<std::atomic<int>> hits;
   std::atomic<int> sharedClobbered{0};
@@ -16,13 +32,15 @@ Counts *gCounts;
 
 // A hand-written block function: counts its block and checks that shared memory is private.
 void countBlock(const cucpu_launch *l, cucpu_block *b) {
-  uint64_t id = b->ctaid[0] + uint64_t(l->grid[0]) * (b->ctaid[1] + uint64_t(l->grid[1]) * b->ctaid[2]);
-  auto *shared = reinterpret_cast<volatile uint64_t *>(b->shared);
-  shared[0] = id;
-  for (int i = 0; i < 100; ++i)
-    if (shared[0] != id)
-      gCounts->sharedClobbered++;
-  gCounts->hits[id]++;
+  eachBlock(l, b, [&](const uint32_t *c) {
+    uint64_t id = c[0] + uint64_t(l->grid[0]) * (c[1] + uint64_t(l->grid[1]) * c[2]);
+    auto *shared = reinterpret_cast<volatile uint64_t *>(b->shared);
+    shared[0] = id;
+    for (int i = 0; i < 100; ++i)
+      if (shared[0] != id)
+        gCounts->sharedClobbered++;
+    gCounts->hits[id]++;
+  });
 }
 
 void runGrid(unsigned threads, uint32_t gx, uint32_t gy, uint32_t gz) {
@@ -68,16 +86,20 @@ std::atomic<int> blocksRun{0};
 volatile uintptr_t badAddress = 0x10;
 
 // Block 5 writes through a bad pointer; every other block counts itself.
-void faultingBlock(const cucpu_launch *, cucpu_block *b) {
-  if (b->ctaid[0] == 5)
-    *reinterpret_cast<volatile int *>(badAddress) = 1;
-  blocksRun++;
+void faultingBlock(const cucpu_launch *l, cucpu_block *b) {
+  eachBlock(l, b, [](const uint32_t *c) {
+    if (c[0] == 5)
+      *reinterpret_cast<volatile int *>(badAddress) = 1;
+    blocksRun++;
+  });
 }
 
-void trappingBlock(const cucpu_launch *, cucpu_block *b) {
-  if (b->ctaid[0] == 2)
-    cucpu::exec::raiseFault(cucpu::exec::FaultKind::Trap);
-  blocksRun++;
+void trappingBlock(const cucpu_launch *l, cucpu_block *b) {
+  eachBlock(l, b, [](const uint32_t *c) {
+    if (c[0] == 2)
+      cucpu::exec::raiseFault(cucpu::exec::FaultKind::Trap);
+    blocksRun++;
+  });
 }
 
 cucpu::exec::GridResult runOne(cucpu::exec::ThreadPool &pool, cucpu_block_fn fn, uint32_t blocks) {
@@ -127,7 +149,9 @@ namespace {
 
 std::atomic<int> perGrid[4];
 
-template <int G> void countInGrid(const cucpu_launch *, cucpu_block *) { perGrid[G]++; }
+template <int G> void countInGrid(const cucpu_launch *l, cucpu_block *b) {
+  eachBlock(l, b, [](const uint32_t *) { perGrid[G]++; });
+}
 
 TEST(ThreadPoolConcurrency, GridsFromSeveralThreadsShareTheWorkers) {
   cucpu::exec::ThreadPool pool(3);

@@ -1,5 +1,5 @@
 // JIT: barrier placements (early exits, nested uniform loops, uniform branches) against exact
-// host simulations of the same kernels; run under both execution strategies.
+// host simulations of the same kernels (several blocks per call); run under both strategies.
 #include "run_grid.h"
 
 #include <gtest/gtest.h>
@@ -38,7 +38,7 @@ TEST(Barriers, EarlyExitsAndValuesLiveAcrossSeveralBarriers) {
     int *pi = in.data(), *po = out.data();
     int lv = live, sc = scale;
     uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
-    runGrid(*prog, "earlyExitExchange", grid, block, {&pi, &po, &lv, &sc});
+    runGrid(*prog, "earlyExitExchange", grid, block, {&pi, &po, &lv, &sc}, 0, 2);
     for (int bk = 0; bk < blocks; ++bk) {
       auto want = earlyExitModel(in.data() + bk * threads, threads, live, scale);
       for (int t = 0; t < threads; ++t)
@@ -80,7 +80,7 @@ TEST(Barriers, NestedUniformLoopsAndUniformBranches) {
     std::vector<int> out(threads * blocks, -7);
     int *pi = in.data(), *po = out.data();
     uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
-    runGrid(*prog, "nestedLoopBarriers", grid, block, {&pi, &po, &rounds, &mode});
+    runGrid(*prog, "nestedLoopBarriers", grid, block, {&pi, &po, &rounds, &mode}, 0, 3);
     for (int bk = 0; bk < blocks; ++bk) {
       auto want = nestedModel(in.data() + bk * threads, threads, rounds, mode);
       for (int t = 0; t < threads; ++t)

@@ -36,3 +36,11 @@ extern "C" __global__ void reduce(const float *in, float *out, unsigned n) {
   }
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
+
+// Records every thread's block index: out[linear block][thread] = ctaid.x | ctaid.y << 10 |
+// ctaid.z << 20.
+extern "C" __global__ void blockIds(unsigned *out) {
+  unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  unsigned t = threadIdx.x + blockDim.x * threadIdx.y;
+  out[b * blockDim.x * blockDim.y + t] = blockIdx.x | blockIdx.y << 10 | blockIdx.z << 20;
+}

@@ -42,6 +42,25 @@ TEST(Lowering, VectorAddWithPartialLastBlock) {
     ASSERT_EQ(c[i], float(4 * i + 1)) << i;
 }
 
+// One call of the block function runs several consecutive blocks (cucpu_block::more), stepping
+// ctaid through x, then y, then z, from any starting block.
+TEST(Lowering, OneCallRunsConsecutiveBlocks) {
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
+  ASSERT_TRUE(prog);
+  uint32_t grid[3] = {3, 4, 2}, block[3] = {8, 2, 1};
+  const uint32_t blocks = 3 * 4 * 2, threads = 16;
+  for (uint32_t perCall : {1u, 5u, 7u, blocks}) {
+    std::vector<unsigned> out(blocks * threads, 0xdeadbeef);
+    unsigned *po = out.data();
+    runGrid(*prog, "blockIds", grid, block, {&po}, 0, perCall);
+    for (uint32_t i = 0; i < blocks; ++i) {
+      unsigned want = (i % 3) | (i / 3 % 4) << 10 | (i / 12) << 20;
+      for (uint32_t t = 0; t < threads; ++t)
+        ASSERT_EQ(out[i * threads + t], want) << "per call " << perCall << " block " << i;
+    }
+  }
+}
+
 TEST(Lowering, TiledMatrixMultiplyAcrossBarriers) {
   auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);

@@ -4,6 +4,7 @@
 #include "cucpu/jit/program.h"
 #include "kernel_abi.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -26,9 +27,11 @@ inline std::unique_ptr<cucpu::jit::Program> load(const std::string &ptx) {
   return p.hasValue() ? std::move(*p) : nullptr;
 }
 
-// Runs every block of a grid serially through the block function.
+// Runs every block of a grid serially through the block function, `perCall` consecutive blocks
+// per call (the function steps ctaid itself for cucpu_block::more).
 inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t grid[3],
-             const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0) {
+                    const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0,
+                    uint32_t perCall = 1) {
   const auto *k = prog.findKernel(name);
   ASSERT_NE(k, nullptr);
   auto fn = prog.blockFunction(*k);
@@ -50,13 +53,12 @@ inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t 
   cucpu_block b{};
   b.shared = shared.data();
   b.scratch = scratch.data();
-  for (uint32_t z = 0; z < grid[2]; ++z)
-    for (uint32_t y = 0; y < grid[1]; ++y)
-      for (uint32_t x = 0; x < grid[0]; ++x) {
-        b.ctaid[0] = x;
-        b.ctaid[1] = y;
-        b.ctaid[2] = z;
-        (*fn)(&l, &b);
-      }
+  const uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
+  for (uint64_t i = 0; i < total; i += perCall) {
+    b.ctaid[0] = static_cast<uint32_t>(i % grid[0]);
+    b.ctaid[1] = static_cast<uint32_t>(i / grid[0] % grid[1]);
+    b.ctaid[2] = static_cast<uint32_t>(i / (uint64_t(grid[0]) * grid[1]));
+    b.more = static_cast<uint32_t>(std::min<uint64_t>(perCall, total - i) - 1);
+    (*fn)(&l, &b);
+  }
 }
-
