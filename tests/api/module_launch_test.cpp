@@ -102,7 +102,7 @@ TEST_F(Module, WallTimeAndVerboseInfoLog) {
   float ms;
   std::memcpy(&ms, &vals[3], sizeof ms);
   EXPECT_GT(ms, 0.f);
-  EXPECT_NE(std::string(infoLog).find("3 kernel"), std::string::npos) << infoLog;
+  EXPECT_NE(std::string(infoLog).find("4 kernel"), std::string::npos) << infoLog;
   ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
