@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kCudaErrorInvalidPtx = 218;
 constexpr int kCudaErrorNotSupported = 801;
+constexpr unsigned kServicesTrapOffset = offsetof(cucpu_services, trap);
 
 bool isTerminatorOp(const std::string &op) { return op == "bra" || op == "ret" || op == "exit"; }
 
@@ -75,11 +76,14 @@ void KernelLowering::run(const std::string &llvmName) {
   for (size_t i = 0; i < info_.params.size(); ++i)
     paramOffsets_[fn_.params[i].decl.name] = info_.params[i].offset;
   collectRegisters();
+  formBlocks({});
   buildBlocks();
+  addLoopBarriers();
   computeLiveness();
   findRegionDefs();
   findRematerializable();
   findUniform();
+  maskedCopies_ = warpMode_ || threadsMayDisagree();
   planScratch();
   emitEntry(llvmName);
 }
@@ -103,7 +107,6 @@ void KernelLowering::collectRegisters() {
   using Scopes = std::vector<std::unordered_map<std::string, std::string>>;
   int scopeCounter = 0, inlineCounter = 0;
   uint32_t localOff = 0, sharedOff = ms.moduleSharedBytes;
-  std::vector<ptx::Statement> flat;
 
   std::function<void(const ptx::Function &, Scopes &, const std::string &, int)> walk =
       [&](const ptx::Function &f, Scopes &scopes, const std::string &suffix, int depth) {
@@ -238,7 +241,7 @@ void KernelLowering::collectRegisters() {
                 if (auto *l = std::get_if<ptx::Label>(&cst))
                   inner[0][l->name] = l->name + innerSuffix;
               walk(*callee, inner, innerSuffix, depth + 1);
-              flat.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+              flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
               continue;
             }
             if (depth > 0 && (copy.opcode == "ret")) {
@@ -252,10 +255,10 @@ void KernelLowering::collectRegisters() {
               target.loc = copy.loc;
               target.name = endLabel;
               br.operands = {target};
-              flat.push_back(std::move(br));
+              flat_.push_back(std::move(br));
               continue;
             }
-            flat.push_back(std::move(copy));
+            flat_.push_back(std::move(copy));
             continue;
           }
           if (std::holds_alternative<ptx::CallPrototype>(st))
@@ -263,10 +266,10 @@ void KernelLowering::collectRegisters() {
           if (auto *l = std::get_if<ptx::Label>(&st); l && depth > 0) {
             ptx::Label renamed = *l;
             rename(renamed.name);
-            flat.push_back(renamed);
+            flat_.push_back(renamed);
             continue;
           }
-          flat.push_back(st); // labels, directives
+          flat_.push_back(st); // labels, directives
         }
       };
   Scopes top(1);
@@ -277,22 +280,33 @@ void KernelLowering::collectRegisters() {
   info_.numRegs = static_cast<uint32_t>(regs_.size());
   if (sharedOff > ms.dynamicSharedOffset)
     throwInvalid(fn_.loc, "internal: shared layout"); // planned by lowerModuleScope
+}
 
-  // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
-  // warp-level sync instruction) is a block of its own that starts a region.
+// Basic blocks from the flat statement list. Every synchronisation point (block barrier or
+// warp-level sync instruction) is a block of its own that starts a region; so is an implicit
+// barrier at the head of each loop in `loopHeads` (labels).
+void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
+  blocks_.clear();
+  regions_.clear();
+  labels_.clear();
   blocks_.emplace_back();
   regions_.emplace_back(); // region 0: the entry
   auto startBlock = [&] {
     if (!blocks_.back().instrs.empty() || blocks_.back().syncRegion >= 0)
       blocks_.emplace_back();
   };
-  for (auto &st : flat) {
+  for (size_t fi = 0; fi < flat_.size(); ++fi) {
+    const ptx::Statement &st = flat_[fi];
+    const ptx::Instruction *in = std::get_if<ptx::Instruction>(&st);
+    ptx::Instruction implicitBarrier;
     if (auto *l = std::get_if<ptx::Label>(&st)) {
       startBlock();
       labels_[l->name] = static_cast<int>(blocks_.size() - 1);
-      continue;
+      if (!loopHeads.count(l->name))
+        continue;
+      implicitBarrier = loopBarrier(l->loc);
+      in = &implicitBarrier;
     }
-    auto *in = std::get_if<ptx::Instruction>(&st);
     if (!in)
       continue; // .loc, .pragma, .file
     const bool warp = isWarpSync(*in);
@@ -300,17 +314,20 @@ void KernelLowering::collectRegisters() {
       if (in->guard)
         throwUnsupported(in->loc, "predicated synchronisation instruction");
       startBlock();
-      blocks_.back().instrs.push_back(std::move(*in));
+      blocks_.back().instrs.push_back(*in);
+      blocks_.back().flatIndex.push_back(in == &implicitBarrier ? SIZE_MAX : fi);
       blocks_.back().syncRegion = static_cast<int>(regions_.size());
       Region r;
       r.entryBlock = static_cast<int>(blocks_.size()) - 1;
       r.warp = warp;
+      r.implicit = in == &implicitBarrier;
       warpMode_ |= warp;
       regions_.push_back(r);
       blocks_.emplace_back();
       continue;
     }
-    blocks_.back().instrs.push_back(std::move(*in));
+    blocks_.back().instrs.push_back(*in);
+    blocks_.back().flatIndex.push_back(fi);
     if (isTerminatorOp(blocks_.back().instrs.back().opcode))
       blocks_.emplace_back();
   }
@@ -477,9 +494,14 @@ void KernelLowering::findRegionDefs() {
     while (!work.empty()) {
       int x = work.back();
       work.pop_back();
-      if (x >= nb || seen[x] || blocks_[x].syncRegion >= 0)
+      if (x >= nb || seen[x])
         continue;
       seen[x] = true;
+      if (blocks_[x].syncRegion >= 0) { // a masked copy runs on through a loop's implicit barrier
+        if (regions_[blocks_[x].syncRegion].implicit)
+          work.push_back(x + 1);
+        continue;
+      }
       for (const auto &in : blocks_[x].instrs)
         for (int d : regOperands(in, true))
           setBit(defs, d);
@@ -538,9 +560,34 @@ void KernelLowering::findRematerializable() {
 // than kernel parameters, atomics, warp operations and calls, anything computed from a varying
 // register, and anything defined under a branch on a varying predicate (the blocks reachable
 // from such a branch that do not post-dominate it).
-void KernelLowering::findUniform() {
-  const size_t nb = blocks_.size(), nr = regs_.size();
-  // Post-dominator sets over the PTX CFG (small: iterate to a fixed point).
+// Blocks from which every path ends the thread without reaching a sync point: threads there
+// never meet the others again.
+std::vector<bool> KernelLowering::exitOnlyBlocks() const {
+  const size_t nb = blocks_.size();
+  std::vector<bool> exitsOnly(nb, true);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = nb; i-- > 0;) {
+      bool e = blocks_[i].syncRegion < 0;
+      for (int s2 : blocks_[i].succs)
+        e = e && exitsOnly[s2];
+      if (e != exitsOnly[i]) {
+        exitsOnly[i] = e;
+        changed = true;
+      }
+    }
+  }
+  return exitsOnly;
+}
+
+// Post-dominator sets over the PTX CFG (small: iterate to a fixed point). With `exitsOnly`, a
+// branch with a successor that can still reach a sync point ignores its exit-only successors
+// (threads sent there never meet the others again: `if (i >= n) return;` does not make the code
+// after it divergent); `ignoreAllExits` ignores them everywhere.
+std::vector<std::vector<bool>> KernelLowering::postDominators(const std::vector<bool> *exitsOnly,
+                                                              bool ignoreAllExits) const {
+  const size_t nb = blocks_.size();
+  auto ignored = [&](int s) { return exitsOnly && (*exitsOnly)[s]; };
   std::vector<std::vector<bool>> pdom(nb, std::vector<bool>(nb, true));
   for (size_t i = 0; i < nb; ++i)
     if (blocks_[i].succs.empty()) {
@@ -552,10 +599,14 @@ void KernelLowering::findUniform() {
     for (size_t i = nb; i-- > 0;) {
       if (blocks_[i].succs.empty())
         continue;
+      bool someLive = false;
+      for (int s : blocks_[i].succs)
+        someLive = someLive || !ignored(s);
       std::vector<bool> next(nb, true);
       for (int s : blocks_[i].succs)
-        for (size_t k = 0; k < nb; ++k)
-          next[k] = next[k] && pdom[s][k];
+        if (!ignored(s) || (!someLive && !ignoreAllExits))
+          for (size_t k = 0; k < nb; ++k)
+            next[k] = next[k] && pdom[s][k];
       next[i] = true;
       if (next != pdom[i]) {
         pdom[i] = std::move(next);
@@ -563,6 +614,57 @@ void KernelLowering::findUniform() {
       }
     }
   }
+  return pdom;
+}
+
+// Block mode: whether threads of a block can ever wait at different points (or some have exited
+// while others wait): a branch or exit on a varying predicate from which a sync point is still
+// reachable, with a sync point or an exit before the threads meet again. Otherwise every
+// dispatch finds all threads at one state and the masked region copies are never needed.
+bool KernelLowering::threadsMayDisagree() const {
+  const int nb = static_cast<int>(blocks_.size());
+  const auto exitsOnly = exitOnlyBlocks();
+  const auto pdom = postDominators(nullptr, false);
+  auto varyingGuard = [&](const ptx::Instruction &in) {
+    if (!in.guard)
+      return false;
+    auto it = regIds_.find(in.guard->reg);
+    return it == regIds_.end() || varying_[it->second];
+  };
+  for (int i = 0; i < nb; ++i) {
+    const auto &bb = blocks_[i];
+    if (exitsOnly[i] || bb.syncRegion >= 0 || bb.instrs.empty())
+      continue;
+    for (const auto &in : bb.instrs)
+      if ((in.opcode == "ret" || in.opcode == "exit") && varyingGuard(in))
+        return true;
+    if (bb.instrs.back().opcode != "bra" || !varyingGuard(bb.instrs.back()))
+      continue;
+    std::vector<bool> seen(nb, false);
+    std::vector<int> work(bb.succs.begin(), bb.succs.end());
+    while (!work.empty()) {
+      int x = work.back();
+      work.pop_back();
+      if (seen[x] || pdom[i][x])
+        continue;
+      seen[x] = true;
+      const auto &xb = blocks_[x];
+      if (xb.syncRegion >= 0 || xb.succs.empty())
+        return true;
+      for (const auto &in : xb.instrs)
+        if (in.opcode == "ret" || in.opcode == "exit")
+          return true;
+      for (int s2 : xb.succs)
+        work.push_back(s2);
+    }
+  }
+  return false;
+}
+
+void KernelLowering::findUniform(bool ignoreAllExits) {
+  const size_t nb = blocks_.size(), nr = regs_.size();
+  const auto exitsOnly = exitOnlyBlocks();
+  const auto pdom = postDominators(&exitsOnly, ignoreAllExits);
   static const char *const kVaryingRegs[] = {
       "%tid",         "%laneid",         "%warpid",        "%lanemask_eq", "%lanemask_lt",
       "%lanemask_le", "%lanemask_gt",    "%lanemask_ge",   "%clock",       "%clock64",
@@ -637,6 +739,8 @@ void KernelLowering::findUniform() {
   // one warp before another has read it: uniform slots are for block mode only.
   for (size_t r = 0; r < nr; ++r)
     regs_[r].uniform = !varying[r] && !warpMode_;
+  varying_ = std::move(varying);
+  divergent_ = std::move(divergent);
 }
 
 // Recomputes a rematerialisable register (its operands first) in the current thread.
@@ -826,7 +930,10 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   emitRegion(0, true);
   for (size_t r = 1; r < regions_.size(); ++r) {
     emitRegion(static_cast<int>(r), true);
-    emitRegion(static_cast<int>(r), false);
+    if (maskedCopies_)
+      emitRegion(static_cast<int>(r), false);
+    else
+      regions_[r].pre->eraseFromParent();
   }
   if (dispatch_)
     emitDispatch();
@@ -839,6 +946,21 @@ void KernelLowering::emitRegion(int r, bool all) {
   auto *i32 = b.getInt32Ty();
   const bool multi = regions_.size() > 1;
   b.SetInsertPoint(all ? regions_[r].preAll : regions_[r].pre);
+  // Uniform registers live into the region are read once, before the thread loops: values (and
+  // branches) computed from them are then visibly the same in every iteration.
+  uniformIn_.clear();
+  if (r > 0) {
+    const auto &live = blocks_[regions_[r].entryBlock].liveIn;
+    for (size_t id = 0; id < regs_.size(); ++id) {
+      const RegInfo &ri = regs_[id];
+      if (!ri.uniform || ri.cross < 0 || !getBit(live, static_cast<int>(id)))
+        continue;
+      unsigned sz = std::max(1u, ptx::typeSize(ri.type));
+      llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
+      Value *v = b.CreateLoad(memTy, threadSlot(ri.crossOffset, sz, b.getInt32(0)));
+      uniformIn_[static_cast<int>(id)] = ri.ty->isIntegerTy(1) ? b.CreateTrunc(v, ri.ty) : v;
+    }
+  }
 
   BasicBlock *hdr[3], *latch[3];
   llvm::PHINode *iv[3];
@@ -927,7 +1049,27 @@ void KernelLowering::emitDispatch() {
   BasicBlock *toAll = BasicBlock::Create(ctx, "next.all", f_);
   BasicBlock *toSome = BasicBlock::Create(ctx, "next.some", f_);
   b.CreateCondBr(b.CreateICmpEQ(nb, largest), toAll, toSome);
+  if (!maskedCopies_) {
+    // Unreachable by threadsMayDisagree(): fail loudly rather than run a region for the wrong
+    // threads.
+    b.SetInsertPoint(toSome);
+    log::debug(log::Component::Jit, "{}: threads never wait apart: no masked region copies",
+               fn_.name);
+    auto *ptrTy = llvm::PointerType::get(ctx, 0);
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    auto *where = eb.CreateAlloca(llvm::ArrayType::get(b.getInt32Ty(), 6), nullptr, "where");
+    for (int d = 0; d < 6; ++d)
+      b.CreateStore(d < 3 ? ctaid_[d] : b.getInt32(0),
+                    b.CreateConstGEP2_32(where->getAllocatedType(), where, 0, d));
+    Value *trap =
+        b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_, kServicesTrapOffset));
+    b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false), trap,
+                 {launch_, where});
+    b.CreateBr(done);
+  }
   for (bool every : {true, false}) {
+    if (!every && !maskedCopies_)
+      continue;
     b.SetInsertPoint(every ? toAll : toSome);
     auto *sw = b.CreateSwitch(nb, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
@@ -1035,18 +1177,27 @@ void KernelLowering::emitRegionBody(int r) {
     }
     first = regions_[r].entryBlock + 1;
   }
-  if (first >= static_cast<int>(blocks_.size())) {
-    exitThread();
-  } else if (blocks_[first].syncRegion >= 0) {
-    arrive(first);
-  } else {
-    b.CreateBr(blockCopy(first));
-  }
+  goTo(first);
   while (!pending_.empty()) {
     int blk = pending_.back();
     pending_.pop_back();
     emitBlockBody(blk);
   }
+}
+
+// Transfer to block `s`: within the region, or to the sync point that starts another region. A
+// masked copy (threads resuming at different points) runs on through a loop's implicit barrier:
+// stopping there would cost a block-wide scan per iteration for a few threads.
+void KernelLowering::goTo(int s) {
+  if (s >= static_cast<int>(blocks_.size()))
+    exitThread();
+  else if (blocks_[s].syncRegion < 0)
+    b.CreateBr(blockCopy(s));
+  else if (regions_[blocks_[s].syncRegion].implicit && copyIndex_ < int(regions_.size()) &&
+           !warpMode_)
+    goTo(s + 1);
+  else
+    arrive(s);
 }
 
 void KernelLowering::tagMemory(llvm::Instruction *i) {
@@ -1078,6 +1229,10 @@ void KernelLowering::loadCross(int region) {
       rematerialize(id, done);
     if (ri.cross < 0 || !getBit(live, id))
       continue;
+    if (auto it = uniformIn_.find(id); it != uniformIn_.end()) {
+      b.CreateStore(it->second, ri.slot); // read before the thread loops
+      continue;
+    }
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
     llvm::Type *memTy = ri.ty->isIntegerTy(1) ? b.getInt8Ty() : ri.ty;
     // A block-uniform register has one slot (thread 0's): loading it is a scalar, loop-invariant
@@ -1134,15 +1289,6 @@ void KernelLowering::exitThread() {
 void KernelLowering::emitBlockBody(int blk) {
   const auto &pb = blocks_[blk];
   b.SetInsertPoint(copies_[{copyIndex_, blk}]);
-  // Transfer to block `s`: within the region, or to the sync point that starts another region.
-  auto goTo = [&](int s) {
-    if (s >= static_cast<int>(blocks_.size()))
-      exitThread();
-    else if (blocks_[s].syncRegion >= 0)
-      arrive(s);
-    else
-      b.CreateBr(blockCopy(s));
-  };
   size_t n = pb.instrs.size();
   const ptx::Instruction *term = nullptr;
   if (n && isTerminatorOp(pb.instrs.back().opcode)) {

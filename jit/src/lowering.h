@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -112,19 +113,29 @@ public:
 private:
   struct PBlock {
     std::vector<ptx::Instruction> instrs;
+    std::vector<size_t> flatIndex; // each instruction's statement in flat_ (implicit: SIZE_MAX)
     std::vector<int> succs;
     int syncRegion = -1; // >= 0: a synchronisation point (its only instruction) starting it
     std::vector<uint64_t> use, def, liveIn, liveOut;
   };
   struct Region {
-    int entryBlock = 0; // the sync block that starts it (the entry block for region 0)
-    bool warp = false;  // entered at a warp-level sync point rather than a block barrier
+    int entryBlock = 0;    // the sync block that starts it (the entry block for region 0)
+    bool warp = false;     // entered at a warp-level sync point rather than a block barrier
+    bool implicit = false; // a loop head's implicit barrier: masked copies run through it
     llvm::BasicBlock *pre = nullptr;    // entry when only some threads resume here
     llvm::BasicBlock *preAll = nullptr; // entry when every thread of the block resumes here
   };
 
   void collectRegisters();
+  void formBlocks(const std::set<std::string> &loopHeads);
   void buildBlocks();
+  // loop_barriers.cpp: implicit barriers at the heads of block-uniform loops, so that each
+  // iteration runs as a thread loop (vectorised across threads) instead of each thread running
+  // the whole loop.
+  void addLoopBarriers();
+  ptx::Instruction loopBarrier(const ptx::SourceLoc &loc) const;
+  bool splitInductionVariable(int reg, const std::vector<bool> &inLoop);
+  int addRegister(const std::string &name, ptx::Type type);
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
@@ -133,7 +144,11 @@ private:
   const ptx::Instruction *barrierReduction(int region) const;
   void emitBarrierReductions(llvm::Value *region);
   void findRematerializable();
-  void findUniform();
+  void findUniform(bool ignoreAllExits = false);
+  std::vector<bool> exitOnlyBlocks() const;
+  std::vector<std::vector<bool>> postDominators(const std::vector<bool> *exitsOnly,
+                                                bool ignoreAllExits) const;
+  bool threadsMayDisagree() const;
   void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
   void emitEntry(const std::string &llvmName);
@@ -150,6 +165,7 @@ private:
   void emitCollectiveStep(int region); // lower_warp.cpp: results of all lanes
   void emitCollective(int region);     // lower_warp.cpp: a lane takes its result at region entry
   void exitThread();
+  void goTo(int block);
   void arrive(int syncBlock);
   static constexpr int32_t kExited = 0x7fffffff; // warp mode: the thread has exited
   llvm::Value *threadSlot(uint32_t offsetPerThread, unsigned size, llvm::Value *tid);
@@ -167,6 +183,9 @@ private:
   llvm::Function *f_ = nullptr;
   std::unordered_map<std::string, int> regIds_;
   std::vector<RegInfo> regs_;
+  std::vector<ptx::Statement> flat_; // the body after scopes are flattened and calls inlined
+  std::vector<bool> varying_;        // per register: may differ between threads (findUniform)
+  std::vector<bool> divergent_;      // per block: only some threads may run it (findUniform)
   std::vector<PBlock> blocks_;
   std::vector<Region> regions_;
   std::unordered_map<std::string, int> labels_;
@@ -174,7 +193,8 @@ private:
   std::unordered_map<std::string, ptx::Type> localTypes_;   // element type of .local/.param vars
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
-  bool warpMode_ = false; // has warp-level sync points: per-thread resume states
+  bool maskedCopies_ = true; // block mode: regions also get a copy for some threads only
+  bool warpMode_ = false;    // has warp-level sync points: per-thread resume states
   // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
   uint32_t crossBytes_ = 0; // slabs of registers live across sync points
   uint32_t stateOff_ = 0;   // i32 per thread: the region it resumes at, or kExited
@@ -199,7 +219,8 @@ private:
   llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp
   llvm::Value *activeMask_ = nullptr; // warp mode: lanes of the warp running this region
   llvm::Value *warpLanes_ = nullptr;  // warp mode: lanes that exist in the current warp
-  std::vector<std::vector<uint64_t>> regionDefs_;            // registers each region may write
+  std::unordered_map<int, llvm::Value *> uniformIn_; // block mode: uniform inputs of the region
+  std::vector<std::vector<uint64_t>> regionDefs_;    // registers each region may write
   std::map<std::pair<int, int>, llvm::BasicBlock *> copies_; // (region copy, PTX block)
   int copyIndex_ = 0; // region copies: r for the masked (or only) copy, r + #regions for `all`
   std::vector<int> pending_;

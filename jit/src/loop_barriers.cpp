@@ -1,0 +1,275 @@
+// Loop barriers: an implicit barrier at the head of a block-uniform loop makes each iteration a
+// region of its own, so the thread loop runs inside the kernel's loop and vectorises across
+// threads (each thread's strided loads become one contiguous vector load per iteration).
+#include "lowering.h"
+
+#include "cucpu/support/env.h"
+#include "cucpu/support/log.h"
+
+#include <algorithm>
+
+namespace cucpu::jit {
+
+namespace {
+
+bool isIntAdd(const ptx::Instruction &in) {
+  return in.opcode == "add" && !in.guard && in.mods.empty() && in.types.size() == 1 &&
+         !ptx::isFloat(in.types[0]) && in.operands.size() == 3 &&
+         in.operands[0].kind == ptx::Operand::Kind::Reg;
+}
+
+bool readsMemory(const ptx::Instruction &in) {
+  return (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st") && !in.hasMod("param") &&
+         !in.hasMod("local");
+}
+
+ptx::Operand regOperand(const std::string &name, const ptx::SourceLoc &loc) {
+  ptx::Operand op;
+  op.kind = ptx::Operand::Kind::Reg;
+  op.name = name;
+  op.loc = loc;
+  return op;
+}
+
+// Renames register `from` to `to` wherever an operand reads it.
+void renameUses(ptx::Operand &op, const std::string &from, const std::string &to) {
+  using K = ptx::Operand::Kind;
+  if ((op.kind == K::Reg || op.kind == K::Address) && op.name == from)
+    op.name = to;
+  for (auto &e : op.elems)
+    renameUses(e, from, to);
+}
+
+} // namespace
+
+ptx::Instruction KernelLowering::loopBarrier(const ptx::SourceLoc &loc) const {
+  ptx::Instruction in;
+  in.loc = loc;
+  in.opcode = "bar";
+  in.mods = {"sync"};
+  ptx::Operand id;
+  id.kind = ptx::Operand::Kind::Imm;
+  id.imm = 0;
+  in.operands = {id};
+  return in;
+}
+
+int KernelLowering::addRegister(const std::string &name, ptx::Type type) {
+  RegInfo ri;
+  ri.type = type;
+  ri.ty = llvmType(ctx, type);
+  regIds_[name] = static_cast<int>(regs_.size());
+  regs_.push_back(ri);
+  return static_cast<int>(regs_.size()) - 1;
+}
+
+// A thread-varying induction variable `r = base + k * step` (one definition before the loop from
+// recomputable values; one in it, `add r, x, u`, where x is r plus uniform loop-invariant
+// addends through a chain of adds) becomes a recomputable base plus a uniform offset, so that
+// addresses built from it stay visibly contiguous across threads. Every read of r reads a fresh
+// `base + offset`; the step adds the chain's addends to the offset.
+bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLoop) {
+  struct Def {
+    const ptx::Instruction *in;
+    size_t at;
+    bool inLoop;
+  };
+  std::vector<std::vector<Def>> defs(regs_.size());
+  for (size_t bi = 0; bi < blocks_.size(); ++bi)
+    for (size_t k = 0; k < blocks_[bi].instrs.size(); ++k)
+      for (int d : regOperands(blocks_[bi].instrs[k], true))
+        defs[d].push_back({&blocks_[bi].instrs[k], blocks_[bi].flatIndex[k], inLoop[bi]});
+  if (defs[r].size() != 2 || defs[r][0].inLoop == defs[r][1].inLoop)
+    return false;
+  const Def &initDef = defs[r][0].inLoop ? defs[r][1] : defs[r][0];
+  const Def &stepDef = defs[r][0].inLoop ? defs[r][0] : defs[r][1];
+  const ptx::Instruction *init = initDef.in, *step = stepDef.in;
+  const size_t initAt = initDef.at, stepAt = stepDef.at;
+  if (!isIntAdd(*init) || !isIntAdd(*step) || initAt == SIZE_MAX || stepAt == SIZE_MAX ||
+      init->types[0] != step->types[0])
+    return false;
+  const std::string &name = step->operands[0].name;
+  auto regId = [&](const ptx::Operand &op) {
+    auto it = op.kind == ptx::Operand::Kind::Reg ? regIds_.find(op.name) : regIds_.end();
+    return it == regIds_.end() ? -1 : it->second;
+  };
+  auto recomputable = [&](const ptx::Operand &op) {
+    int id = regId(op);
+    return op.kind == ptx::Operand::Kind::Imm || (id >= 0 && regs_[id].rematDef);
+  };
+  // A uniform value the loop does not change.
+  auto invariant = [&](const ptx::Operand &op) {
+    int id = regId(op);
+    if (op.kind == ptx::Operand::Kind::Imm)
+      return true;
+    if (id < 0 || varying_[id])
+      return false;
+    for (const Def &d : defs[id])
+      if (d.inLoop)
+        return false;
+    return true;
+  };
+  if (!recomputable(init->operands[1]) || !recomputable(init->operands[2]))
+    return false;
+  // From the step back to r: each link `add x, y, u` with u invariant and y the next link.
+  std::vector<const ptx::Operand *> addends;
+  const ptx::Instruction *link = step;
+  for (int guard = 0;; ++guard) {
+    const auto &o = link->operands;
+    if (guard > 64 || !invariant(o[2]))
+      return false;
+    addends.push_back(&o[2]);
+    int y = regId(o[1]);
+    if (y == r)
+      break;
+    if (y < 0 || defs[y].size() != 1 || !defs[y][0].inLoop || !isIntAdd(*defs[y][0].in) ||
+        defs[y][0].in->types[0] != step->types[0])
+      return false;
+    link = defs[y][0].in;
+  }
+
+  const ptx::Type type = regs_[r].type;
+  const std::string base = name + "$iv.base", off = name + "$iv.off";
+  addRegister(base, type);
+  addRegister(off, type);
+  ptx::Instruction newInit = *init, zero = *init;
+  newInit.operands[0].name = base;
+  zero.opcode = "mov";
+  ptx::Operand imm0;
+  imm0.kind = ptx::Operand::Kind::Imm;
+  zero.operands = {regOperand(off, init->loc), imm0};
+  std::vector<ptx::Statement> out;
+  out.reserve(flat_.size() + 16);
+  int uses = 0;
+  for (size_t i = 0; i < flat_.size(); ++i) {
+    if (i == initAt) {
+      out.push_back(newInit);
+      out.push_back(zero);
+      continue;
+    }
+    if (i == stepAt) {
+      for (const ptx::Operand *u : addends) {
+        ptx::Instruction add = *step;
+        add.operands = {regOperand(off, step->loc), regOperand(off, step->loc), *u};
+        out.push_back(std::move(add));
+      }
+      continue;
+    }
+    auto *in = std::get_if<ptx::Instruction>(&flat_[i]);
+    auto reads = in ? regOperands(*in, false) : std::vector<int>{};
+    if (std::find(reads.begin(), reads.end(), r) == reads.end()) {
+      out.push_back(std::move(flat_[i]));
+      continue;
+    }
+    std::string tmp = name + "$iv." + std::to_string(uses++);
+    addRegister(tmp, type);
+    ptx::Instruction sum = *init;
+    sum.loc = in->loc;
+    sum.operands = {regOperand(tmp, in->loc), regOperand(base, in->loc), regOperand(off, in->loc)};
+    out.push_back(sum);
+    ptx::Instruction use = *in;
+    for (auto &op : use.operands)
+      renameUses(op, name, tmp);
+    out.push_back(std::move(use));
+  }
+  flat_ = std::move(out);
+  return true;
+}
+
+// Chooses the loops that get an implicit barrier at their head: innermost loops without sync
+// points whose every latch is reached by all (non-exited) threads and branches on a uniform
+// predicate, and that touch memory. Then re-forms the blocks with those barriers.
+void KernelLowering::addLoopBarriers() {
+  static const bool enabled = env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0";
+  if (!enabled || warpMode_)
+    return;
+  const int nb = static_cast<int>(blocks_.size());
+  bool anySync = false;
+  for (const auto &bb : blocks_)
+    anySync = anySync || bb.syncRegion >= 0;
+  findRematerializable();
+  findUniform(/*ignoreAllExits=*/!anySync);
+  std::vector<std::vector<int>> preds(nb);
+  for (int i = 0; i < nb; ++i)
+    for (int s : blocks_[i].succs)
+      preds[s].push_back(i);
+  auto uniformBranch = [&](int blk) {
+    const auto &ins = blocks_[blk].instrs;
+    if (ins.empty() || !ins.back().guard)
+      return true;
+    auto it = regIds_.find(ins.back().guard->reg);
+    return it != regIds_.end() && !varying_[it->second];
+  };
+  std::set<std::string> heads;
+  std::vector<std::pair<int, std::vector<bool>>> loops;
+  for (int h = 0; h < nb; ++h) {
+    std::vector<int> latches;
+    for (int p : preds[h])
+      if (p >= h)
+        latches.push_back(p);
+    if (latches.empty() || divergent_[h] || blocks_[h].syncRegion >= 0)
+      continue;
+    std::vector<bool> inLoop(nb, false);
+    inLoop[h] = true;
+    std::vector<int> work(latches.begin(), latches.end());
+    bool ok = true;
+    while (!work.empty()) {
+      int x = work.back();
+      work.pop_back();
+      if (inLoop[x])
+        continue;
+      inLoop[x] = true;
+      ok = ok && x > h; // reducible, textually ordered loops only
+      for (int p : preds[x])
+        work.push_back(p);
+    }
+    bool memory = false;
+    for (int x = 0; x < nb && ok; ++x) {
+      if (!inLoop[x])
+        continue;
+      ok = blocks_[x].syncRegion < 0;
+      for (int p : preds[x]) // innermost: no other loop's back edge inside
+        ok = ok && !(inLoop[p] && p >= x && x != h);
+      for (const auto &in : blocks_[x].instrs)
+        memory = memory || readsMemory(in);
+    }
+    for (int l : latches)
+      ok = ok && !divergent_[l] && uniformBranch(l);
+    if (!ok || !memory)
+      continue;
+    // The barrier goes before the first label that names the head block.
+    for (const auto &st : flat_)
+      if (auto *lab = std::get_if<ptx::Label>(&st); lab && labels_.at(lab->name) == h) {
+        heads.insert(lab->name);
+        loops.emplace_back(h, inLoop);
+        break;
+      }
+  }
+  if (!heads.empty()) {
+    int split = 0;
+    for (const auto &[h, inLoop] : loops)
+      for (size_t r = 0; r < regs_.size(); ++r)
+        if (varying_[r] && !ptx::isFloat(regs_[r].type) && regs_[r].type != ptx::Type::Pred &&
+            splitInductionVariable(static_cast<int>(r), inLoop)) {
+          ++split;
+          formBlocks({}); // block contents changed: refresh before the next candidate
+          buildBlocks();
+          for (auto &ri : regs_)
+            ri.rematDef = nullptr;
+          findRematerializable();
+          findUniform(!anySync);
+        }
+    formBlocks(heads);
+    buildBlocks();
+    log::debug(log::Component::Jit,
+               "{}: implicit barriers at {} loop head(s), {} induction "
+               "variable(s) split",
+               fn_.name, heads.size(), split);
+  }
+  for (auto &ri : regs_) { // recomputed on the final blocks
+    ri.rematDef = nullptr;
+    ri.uniform = false;
+  }
+}
+
+} // namespace cucpu::jit

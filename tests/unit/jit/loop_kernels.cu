@@ -1,0 +1,42 @@
+// Kernels with block-uniform loops, which get implicit barriers at their heads (each iteration
+// runs as a thread loop), for the JIT unit tests.
+
+// Per-thread strided sums through a pointer induction variable, after an early exit, then a
+// barrier: out[b * n + t] = sum of in[b * n * k + j * n + t] for j < k, plus the neighbour's sum.
+extern "C" __global__ void stridedSums(const int *in, int *out, int k, int live) {
+  __shared__ int s[256];
+  int t = threadIdx.x, n = blockDim.x;
+  if (t >= live)
+    return;
+  const int *p = in + (size_t)blockIdx.x * n * k + t;
+  int sum = 0;
+  for (int j = 0; j < k; ++j)
+    sum += p[j * n] * (j + 1);
+  s[t] = sum;
+  __syncthreads();
+  out[blockIdx.x * n + t] = sum + s[(t + 1) % live];
+}
+
+// A naive matrix product without barriers: the bounds check sends some threads away before the
+// uniform loop over k. C (m x p) = A (m x q) * B (q x p).
+extern "C" __global__ void naiveMatMul(const int *A, const int *B, int *C, int m, int q, int p) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= m || col >= p)
+    return;
+  int acc = 0;
+  for (int k = 0; k < q; ++k)
+    acc += A[row * q + k] * B[k * p + col];
+  C[row * p + col] = acc;
+}
+
+// One thread of the block runs a long serial loop (the others exit): the loop's implicit
+// barrier must not make every iteration wait for the whole block.
+extern "C" __global__ void serialInOneThread(const int *in, int *out, int n) {
+  if (threadIdx.x != 3)
+    return;
+  int acc = 0;
+  for (int i = 0; i < n; ++i)
+    acc = acc * 3 + in[i];
+  out[blockIdx.x] = acc;
+}

@@ -1,0 +1,90 @@
+// JIT: block-uniform loops get implicit barriers at their heads (each iteration a thread loop);
+// results against exact host references, for full blocks, early exits and a lone thread.
+#include "run_grid.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+namespace {
+
+struct LoopBarriers : ::testing::Test {
+  void SetUp() override {
+    prog = load(readSource("tests/unit/jit/loop_kernels.ptx"));
+    ASSERT_TRUE(prog);
+  }
+  std::unique_ptr<cucpu::jit::Program> prog;
+};
+
+// The loops were given barriers (more regions than the kernels' own barriers make), unless the
+// warp scheduler runs them.
+TEST_F(LoopBarriers, LoopHeadsBecomeRegions) {
+  const auto *k = prog->findKernel("stridedSums");
+  ASSERT_NE(k, nullptr);
+  if (k->warpScheduled)
+    GTEST_SKIP() << "the warp scheduler keeps loops inside threads";
+  if (const char *e = std::getenv("CUCPU_LOOP_BARRIERS"); e && std::string(e) == "0")
+    GTEST_SKIP() << "loop barriers disabled";
+  EXPECT_GT(k->regions, 2u); // entry + the __syncthreads + at least one loop head
+  EXPECT_GT(prog->findKernel("naiveMatMul")->regions, 1u);
+}
+
+TEST_F(LoopBarriers, StridedSumsWithEarlyExitsAndABarrier) {
+  const int n = 64, blocks = 3;
+  for (auto [k, live] : {std::pair{13, 64}, std::pair{8, 40}, std::pair{1, 64}, std::pair{0, 5}}) {
+    std::vector<int> in(size_t(blocks) * n * std::max(k, 1)), out(blocks * n, -9);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = int(i * 7 % 23) - 11;
+    int *pi = in.data(), *po = out.data();
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {n, 1, 1};
+    runGrid(*prog, "stridedSums", grid, block, {&pi, &po, &k, &live}, 0, 2);
+    for (int b = 0; b < blocks; ++b) {
+      std::vector<int> sums(n, 0);
+      for (int t = 0; t < live; ++t)
+        for (int j = 0; j < k; ++j)
+          sums[t] += in[size_t(b) * n * k + j * n + t] * (j + 1);
+      for (int t = 0; t < n; ++t) {
+        int want = t < live ? sums[t] + sums[(t + 1) % live] : -9;
+        ASSERT_EQ(out[b * n + t], want)
+            << "k " << k << " live " << live << " b " << b << " t " << t;
+      }
+    }
+  }
+}
+
+TEST_F(LoopBarriers, NaiveMatrixProductWithBoundsChecks) {
+  const int m = 37, q = 29, p = 45; // not multiples of the 16 x 8 block: edge blocks have exits
+  std::vector<int> a(m * q), bm(q * p), c(m * p, -1);
+  for (int i = 0; i < m * q; ++i)
+    a[i] = i % 13 - 6;
+  for (int i = 0; i < q * p; ++i)
+    bm[i] = i % 7 - 3;
+  int *pa = a.data(), *pb = bm.data(), *pc = c.data();
+  int mm = m, qq = q, pp = p;
+  uint32_t grid[3] = {(p + 15) / 16, (m + 7) / 8, 1}, block[3] = {16, 8, 1};
+  runGrid(*prog, "naiveMatMul", grid, block, {&pa, &pb, &pc, &mm, &qq, &pp}, 0, 4);
+  for (int r = 0; r < m; ++r)
+    for (int col = 0; col < p; ++col) {
+      int want = 0;
+      for (int k = 0; k < q; ++k)
+        want += a[r * q + k] * bm[k * p + col];
+      ASSERT_EQ(c[r * p + col], want) << r << "," << col;
+    }
+}
+
+TEST_F(LoopBarriers, SerialLoopInOneThreadOfTheBlock) {
+  const int n = 1000, blocks = 2;
+  std::vector<int> in(n), out(blocks, 0);
+  for (int i = 0; i < n; ++i)
+    in[i] = i % 5;
+  int *pi = in.data(), *po = out.data();
+  int nn = n;
+  uint32_t grid[3] = {blocks, 1, 1}, block[3] = {128, 1, 1};
+  runGrid(*prog, "serialInOneThread", grid, block, {&pi, &po, &nn});
+  int want = 0;
+  for (int i = 0; i < n; ++i)
+    want = want * 3 + in[i]; // wraps like the kernel's 32-bit arithmetic
+  EXPECT_EQ(out[0], want);
+  EXPECT_EQ(out[1], want);
+}
+
+} // namespace
