@@ -181,7 +181,7 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
 // predicate, and that touch memory. Then re-forms the blocks with those barriers.
 void KernelLowering::addLoopBarriers() {
   static const bool enabled = env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0";
-  if (!enabled || warpMode_)
+  if (!enabled || warpMode_ || namedBarriers_) // named barriers: arrival order matters
     return;
   const int nb = static_cast<int>(blocks_.size());
   bool anySync = false;

@@ -83,7 +83,7 @@ void KernelLowering::run(const std::string &llvmName) {
   findRegionDefs();
   findRematerializable();
   findUniform();
-  maskedCopies_ = warpMode_ || threadsMayDisagree();
+  maskedCopies_ = warpMode_ || namedBarriers_ || threadsMayDisagree();
   planScratch();
   emitEntry(llvmName);
 }
@@ -321,10 +321,19 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
       r.entryBlock = static_cast<int>(blocks_.size()) - 1;
       r.warp = warp;
       r.implicit = in == &implicitBarrier;
+      if (!warp && in->operands.size() == 2 && !in->hasMod("red")) {
+        countedBarrier(*in, r.barrierId, r.count);
+        namedBarriers_ = true;
+      }
       warpMode_ |= warp;
       regions_.push_back(r);
       blocks_.emplace_back();
       continue;
+    }
+    if ((in->opcode == "bar" || in->opcode == "barrier") && in->hasMod("arrive")) {
+      uint32_t id = 0, count = 0;
+      countedBarrier(*in, id, count);
+      namedBarriers_ = true;
     }
     blocks_.back().instrs.push_back(*in);
     blocks_.back().flatIndex.push_back(fi);
@@ -367,10 +376,14 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
   if (in.opcode == "bar" || in.opcode == "barrier") {
     if (in.hasMod("warp"))
       return false; // bar.warp.sync: lanes of a warp run in lockstep between barriers
+    if (in.hasMod("arrive"))
+      return false; // counts towards a named barrier; the thread does not wait
     if (in.hasMod("sync") || in.mods.empty() || (in.mods.size() == 1 && in.hasMod("aligned")) ||
         (in.hasMod("aligned") && in.hasMod("sync"))) {
-      if (in.operands.size() > 1)
-        throwUnsupported(in.loc, "barrier with a thread count");
+      if (in.operands.size() > 1) {
+        uint32_t id = 0, count = 0;
+        countedBarrier(in, id, count); // validates: immediate id and thread count
+      }
       return true;
     }
     if (in.hasMod("red")) { // bar.red.{popc,and,or}: d, barrier id, predicate
@@ -879,6 +892,12 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   blockReduction_ = b.CreateAlloca(i32, nullptr, "bar.red");
+  if (namedBarriers_) {
+    if (warpMode_)
+      throwUnsupported(fn_.loc, "named barriers (bar.sync/bar.arrive with a thread count) "
+                                "under the warp scheduler (warp-level operations)");
+    barrierCounts_ = b.CreateAlloca(llvm::ArrayType::get(i32, kNamedBarriers), nullptr, "bar.n");
+  }
 
   // The function runs `more` + 1 consecutive blocks (ctaid.x fastest): launch-invariant work is
   // done once per call, not once per block.
@@ -894,6 +913,10 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     ctaid_[d] = cta[d];
   }
   b.CreateStore(b.getInt32(0), carry_);
+  if (barrierCounts_)
+    for (unsigned k = 0; k < kNamedBarriers; ++k)
+      b.CreateStore(b.getInt32(0), b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(),
+                                                        barrierCounts_, 0, k));
   {
     BasicBlock *body = b.GetInsertBlock();
     b.SetInsertPoint(blockEnd_);
@@ -1044,11 +1067,14 @@ void KernelLowering::emitDispatch() {
   b.SetInsertPoint(dispatch_);
   Value *largest = nullptr;
   Value *nb = smallestState(&largest);
+  Value *together = b.CreateICmpEQ(nb, largest);
+  if (namedBarriers_)
+    nb = pickWithNamedBarriers(nb, together);
   emitBarrierReductions(nb);
   BasicBlock *done = BasicBlock::Create(ctx, "done", f_);
   BasicBlock *toAll = BasicBlock::Create(ctx, "next.all", f_);
   BasicBlock *toSome = BasicBlock::Create(ctx, "next.some", f_);
-  b.CreateCondBr(b.CreateICmpEQ(nb, largest), toAll, toSome);
+  b.CreateCondBr(together, toAll, toSome);
   if (!maskedCopies_) {
     // Unreachable by threadsMayDisagree(): fail loudly rather than run a region for the wrong
     // threads.
@@ -1275,6 +1301,8 @@ void KernelLowering::arrive(int blk) {
     tagMemory(
         b.CreateStore(b.CreateZExt(read(red->operands[2], ptx::Type::Pred, *red), b.getInt8Ty()),
                       threadSlot(pubOff_, 16, linearTid_)));
+  if (regions_[nr].count)
+    countArrival(regions_[nr].barrierId);
   tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }
@@ -1297,6 +1325,14 @@ void KernelLowering::emitBlockBody(int blk) {
   }
   for (size_t i = 0; i < n; ++i) {
     const auto &in = pb.instrs[i];
+    if ((in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("arrive")) {
+      if (in.guard)
+        throwUnsupported(in.loc, "predicated bar.arrive");
+      uint32_t id = 0, count = 0;
+      countedBarrier(in, id, count);
+      countArrival(id);
+      continue;
+    }
     if (in.guard) {
       Value *p = b.CreateLoad(b.getInt1Ty(), reg(in.guard->reg, in).slot);
       if (in.guard->negate)

@@ -122,6 +122,8 @@ private:
     int entryBlock = 0;    // the sync block that starts it (the entry block for region 0)
     bool warp = false;     // entered at a warp-level sync point rather than a block barrier
     bool implicit = false; // a loop head's implicit barrier: masked copies run through it
+    uint32_t barrierId = 0; // bar.sync a, b: the named barrier a ...
+    uint32_t count = 0;     // ... and its thread count b (0: every thread of the block)
     llvm::BasicBlock *pre = nullptr;    // entry when only some threads resume here
     llvm::BasicBlock *preAll = nullptr; // entry when every thread of the block resumes here
   };
@@ -149,6 +151,11 @@ private:
   std::vector<std::vector<bool>> postDominators(const std::vector<bool> *exitsOnly,
                                                 bool ignoreAllExits) const;
   bool threadsMayDisagree() const;
+  // named_barriers.cpp: bar.sync/bar.arrive with a thread count (producer/consumer barriers).
+  void countedBarrier(const ptx::Instruction &in, uint32_t &id, uint32_t &count) const;
+  void countArrival(uint32_t id);
+  llvm::Value *pickWithNamedBarriers(llvm::Value *smallest, llvm::Value *&together);
+  static constexpr uint32_t kNamedBarriers = 16;
   void rematerialize(int reg, std::vector<bool> &done);
   void planScratch();
   void emitEntry(const std::string &llvmName);
@@ -194,6 +201,7 @@ private:
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
   bool maskedCopies_ = true; // block mode: regions also get a copy for some threads only
+  bool namedBarriers_ = false; // has bar.sync with a thread count or bar.arrive
   bool warpMode_ = false;    // has warp-level sync points: per-thread resume states
   // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
   uint32_t crossBytes_ = 0; // slabs of registers live across sync points
@@ -212,6 +220,7 @@ private:
   llvm::Value *localBase_ = nullptr;           // this thread's .local area
   llvm::AllocaInst *carry_ = nullptr;          // the CC.CF flag of add.cc/addc chains
   llvm::AllocaInst *blockReduction_ = nullptr; // bar.red's result for the region being entered
+  llvm::AllocaInst *barrierCounts_ = nullptr;  // arrivals at each named barrier, this phase
   llvm::BasicBlock *latch_ = nullptr;          // end of the current thread iteration
   llvm::BasicBlock *dispatch_ = nullptr;       // block mode with several regions: the scheduler
   llvm::BasicBlock *blockEnd_ = nullptr;       // the current block is done: next block or return

@@ -1,0 +1,109 @@
+// Named barriers with a thread count: `bar.sync a, b` waits until b threads have arrived at
+// barrier a (by bar.sync or bar.arrive); `bar.arrive a, b` counts without waiting. The block
+// counts arrivals per barrier and only runs a region waiting at a named barrier once its count
+// is complete, which makes producer/consumer protocols between warps work.
+#include "lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace cucpu::jit {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+// The barrier id and thread count of bar.sync/bar.arrive a, b (immediates only).
+void KernelLowering::countedBarrier(const ptx::Instruction &in, uint32_t &id,
+                                    uint32_t &count) const {
+  const auto &o = in.operands;
+  if (o.size() != 2)
+    throwInvalid(in.loc, "bar.arrive needs a barrier and a thread count");
+  if (o[0].kind != ptx::Operand::Kind::Imm || o[1].kind != ptx::Operand::Kind::Imm)
+    throwUnsupported(in.loc, "named barrier with a register barrier id or thread count");
+  if (o[0].imm < 0 || o[0].imm >= int64_t(kNamedBarriers))
+    throwInvalid(in.loc, "barrier id " + std::to_string(o[0].imm) + " outside 0..15");
+  if (o[1].imm <= 0 || o[1].imm % 32 != 0)
+    throwInvalid(in.loc, "barrier thread count " + std::to_string(o[1].imm) +
+                             " is not a positive multiple of 32");
+  id = static_cast<uint32_t>(o[0].imm);
+  count = static_cast<uint32_t>(o[1].imm);
+}
+
+void KernelLowering::countArrival(uint32_t id) {
+  Value *p = b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(), barrierCounts_, 0, id);
+  b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt32Ty(), p), b.getInt32(1)), p);
+}
+
+// The region to run next when named barriers exist: the smallest state of any thread that is not
+// waiting at an incomplete named barrier (a named barrier is complete when its arrivals reach its
+// thread count, or every thread that has not exited). The chosen barrier's arrivals are used up.
+// With none runnable (a protocol that cannot finish), the smallest state runs, so the block
+// still ends. `together` becomes: every thread resumes at the chosen region.
+Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) {
+  auto *i32 = b.getInt32Ty();
+  const int32_t exited = kExited;
+  auto counter = [&](uint32_t id) {
+    return b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(), barrierCounts_, 0, id);
+  };
+  // Threads still running.
+  BasicBlock *before = b.GetInsertBlock();
+  BasicBlock *liveLoop = BasicBlock::Create(ctx, "named.live", f_);
+  BasicBlock *liveDone = BasicBlock::Create(ctx, "named.lived", f_);
+  b.CreateBr(liveLoop);
+  b.SetInsertPoint(liveLoop);
+  auto *t = b.CreatePHI(i32, 2, "t");
+  auto *live = b.CreatePHI(i32, 2, "live");
+  t->addIncoming(b.getInt32(0), before);
+  live->addIncoming(b.getInt32(0), before);
+  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+  Value *live2 = b.CreateAdd(live, b.CreateZExt(b.CreateICmpNE(st, b.getInt32(exited)), i32));
+  Value *tn = b.CreateAdd(t, b.getInt32(1));
+  t->addIncoming(tn, liveLoop);
+  live->addIncoming(live2, liveLoop);
+  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), liveLoop, liveDone);
+  b.SetInsertPoint(liveDone);
+  // Which regions wait at an incomplete named barrier.
+  std::vector<std::pair<int, Value *>> blocked;
+  std::vector<std::pair<int, Value *>> needed;
+  for (size_t r = 1; r < regions_.size(); ++r)
+    if (regions_[r].count) {
+      Value *need =
+          b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt32(regions_[r].count), live2);
+      Value *have = b.CreateLoad(i32, counter(regions_[r].barrierId));
+      blocked.emplace_back(static_cast<int>(r), b.CreateICmpULT(have, need));
+      needed.emplace_back(static_cast<int>(r), need);
+    }
+  // The smallest runnable state.
+  BasicBlock *scanFrom = b.GetInsertBlock();
+  BasicBlock *scan = BasicBlock::Create(ctx, "named.scan", f_);
+  BasicBlock *scanned = BasicBlock::Create(ctx, "named.scanned", f_);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  auto *u = b.CreatePHI(i32, 2, "t");
+  auto *best = b.CreatePHI(i32, 2, "runnable");
+  u->addIncoming(b.getInt32(0), scanFrom);
+  best->addIncoming(b.getInt32(exited), scanFrom);
+  Value *s2 = b.CreateLoad(i32, threadSlot(stateOff_, 4, u));
+  Value *cand = s2;
+  for (auto &[r, isBlocked] : blocked)
+    cand = b.CreateSelect(b.CreateAnd(b.CreateICmpEQ(s2, b.getInt32(r)), isBlocked),
+                          b.getInt32(exited), cand);
+  Value *best2 = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, cand);
+  Value *un = b.CreateAdd(u, b.getInt32(1));
+  u->addIncoming(un, scan);
+  best->addIncoming(best2, scan);
+  b.CreateCondBr(b.CreateICmpULT(un, nthreads_), scan, scanned);
+  b.SetInsertPoint(scanned);
+  Value *pick = b.CreateSelect(b.CreateICmpEQ(best2, b.getInt32(exited)), smallest, best2);
+  for (auto &[r, need] : needed) { // the chosen barrier's arrivals are consumed
+    Value *p = counter(regions_[r].barrierId);
+    Value *cur = b.CreateLoad(i32, p);
+    Value *used =
+        b.CreateSelect(b.CreateICmpEQ(pick, b.getInt32(r)),
+                       b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, need, cur), b.getInt32(0));
+    b.CreateStore(b.CreateSub(cur, used), p);
+  }
+  together = b.CreateAnd(together, b.CreateICmpEQ(pick, smallest));
+  return pick;
+}
+
+} // namespace cucpu::jit
