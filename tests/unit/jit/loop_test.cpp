@@ -80,11 +80,11 @@ TEST_F(LoopBarriers, SerialLoopInOneThreadOfTheBlock) {
   int nn = n;
   uint32_t grid[3] = {blocks, 1, 1}, block[3] = {128, 1, 1};
   runGrid(*prog, "serialInOneThread", grid, block, {&pi, &po, &nn});
-  int want = 0;
+  uint32_t want = 0; // wraps like the kernel's 32-bit arithmetic
   for (int i = 0; i < n; ++i)
-    want = want * 3 + in[i]; // wraps like the kernel's 32-bit arithmetic
-  EXPECT_EQ(out[0], want);
-  EXPECT_EQ(out[1], want);
+    want = want * 3 + uint32_t(in[i]);
+  EXPECT_EQ(uint32_t(out[0]), want);
+  EXPECT_EQ(uint32_t(out[1]), want);
 }
 
 } // namespace
