@@ -40,3 +40,18 @@ extern "C" __global__ void callWithBarrier(const float *in, float *out) {
 }
 
 extern "C" __global__ void recursive(unsigned long long *out, unsigned n) { out[0] = fact(n); }
+
+// The address of a __grid_constant__ kernel parameter (mov + cvta.param) passed to a device
+// function that reads the struct through it.
+struct Eight {
+  int a[8];
+};
+__device__ __noinline__ int sumFirst(const Eight *s, int n) {
+  int t = 0;
+  for (int i = 0; i < n; ++i)
+    t += s->a[i];
+  return t;
+}
+extern "C" __global__ void paramAddress(const __grid_constant__ Eight s, int n, int *out) {
+  out[threadIdx.x] = sumFirst(&s, n) * 100 + threadIdx.x;
+}

@@ -22,6 +22,21 @@ TEST(Calls, ChainOfCallsWithReturnValues) {
   }
 }
 
+// Regression: cvta.param turned a parameter's offset into a generic address without adding the
+// parameter buffer's base, so the device function read from a wild address.
+TEST(Calls, AddressOfAGridConstantParameter) {
+  auto prog = load(readSource("tests/unit/jit/calls_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  int s[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  int n = 6;
+  std::vector<int> out(32, -1);
+  int *po = out.data();
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  runGrid(*prog, "paramAddress", grid, block, {s, &n, &po});
+  for (int t = 0; t < 32; ++t)
+    ASSERT_EQ(out[t], (3 + 1 + 4 + 1 + 5 + 9) * 100 + t) << t;
+}
+
 TEST(Calls, BarriersInsideACalledFunction) {
   auto prog = load(readSource("tests/unit/jit/calls_kernels.ptx"));
   ASSERT_TRUE(prog);
