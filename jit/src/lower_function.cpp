@@ -524,6 +524,16 @@ void KernelLowering::findRegionDefs() {
   }
 }
 
+// ld.param of the kernel's own parameters (by name): the same for every thread. Loads from a
+// call's argument or return slots (.param variables in the body) are per-thread values.
+bool KernelLowering::readsKernelParameter(const ptx::Instruction &in) const {
+  if (in.opcode != "ld" || !in.hasMod("param") || in.operands.size() < 2)
+    return false;
+  const ptx::Operand &a = in.operands[1];
+  return a.kind == ptx::Operand::Kind::Address && !a.addrIsReg && !regIds_.count(a.name) &&
+         !localOffsets_.count(a.name) && paramOffsets_.count(a.name);
+}
+
 // A register is rematerialisable when its only definition is pure arithmetic on special
 // registers, immediates, kernel parameters, symbol addresses and other rematerialisable
 // registers (typically `tid.x * 4 + &sdata`). Such a register is recomputed where a region
@@ -554,7 +564,7 @@ void KernelLowering::findRematerializable() {
       const ptx::Instruction &in = *def[r];
       bool pure = std::any_of(std::begin(kPure), std::end(kPure),
                               [&](const char *p) { return in.opcode == p; });
-      bool param = in.opcode == "ld" && in.hasMod("param");
+      bool param = readsKernelParameter(in);
       ok = pure || param;
       for (int u : regOperands(in, false))
         ok = ok && check(u);
@@ -700,8 +710,8 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
   };
   auto varyingSource = [&](const ptx::Instruction &in) {
     const std::string &op = in.opcode;
-    if ((op == "ld" || op == "ldu") && !in.hasMod("param"))
-      return true;
+    if ((op == "ld" || op == "ldu") && !readsKernelParameter(in))
+      return true; // memory, or a call's per-thread argument and return slots
     return op == "atom" || op == "call" || op == "tex" || op == "tld4" || op == "suld" ||
            isWarpSync(in) || ((op == "bar" || op == "barrier") && in.hasMod("red")) ||
            readsVaryingSpecial(in);

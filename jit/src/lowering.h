@@ -151,6 +151,7 @@ private:
   std::vector<std::vector<bool>> postDominators(const std::vector<bool> *exitsOnly,
                                                 bool ignoreAllExits) const;
   bool threadsMayDisagree() const;
+  bool readsKernelParameter(const ptx::Instruction &in) const;
   // named_barriers.cpp: bar.sync/bar.arrive with a thread count (producer/consumer barriers).
   void countedBarrier(const ptx::Instruction &in, uint32_t &id, uint32_t &count) const;
   void countArrival(uint32_t id);

@@ -3,6 +3,7 @@
 
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
 #include <algorithm>
@@ -25,7 +26,8 @@ Context::Context(Device *dev, unsigned flags, bool primary)
     : device_(dev), flags_(flags), primary_(primary),
       id_(nextContextId++), limits_{/* STACK_SIZE */ 1024,
                                     /* PRINTF_FIFO_SIZE */ 1 << 20,
-                                    /* MALLOC_HEAP_SIZE */ 8 << 20,
+                                    /* MALLOC_HEAP_SIZE */
+                                    env::getSize("CUCPU_MALLOC_HEAP_SIZE", 8ull << 20),
                                     /* DEV_RUNTIME_SYNC_DEPTH */ 2,
                                     /* DEV_RUNTIME_PENDING_LAUNCH_COUNT */ 2048,
                                     /* MAX_L2_FETCH_GRANULARITY */ 64,

@@ -2,7 +2,6 @@
 #include "device_services.h"
 
 #include "cucpu/exec/fault.h"
-#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
 #include <atomic>
@@ -13,14 +12,6 @@
 
 namespace cucpu::driver {
 namespace {
-
-constexpr size_t kPrintfFifoBytes = 1 << 20; // CU_LIMIT_PRINTF_FIFO_SIZE default
-std::atomic<uint64_t> heapUsed{0};
-
-uint64_t heapLimit() {
-  static const uint64_t limit = env::getSize("CUCPU_MALLOC_HEAP_SIZE", 8ull << 20);
-  return limit;
-}
 
 template <typename T> T take(const unsigned char *args, size_t &pos) {
   pos = (pos + sizeof(T) - 1) / sizeof(T) * sizeof(T);
@@ -80,7 +71,13 @@ int formatDevicePrintf(const char *format, const unsigned char *args, std::strin
         base += c;
     int n = 0;
     switch (conv) {
-    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+    case 'd':
+    case 'i':
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+    case 'c': {
       long long v = longs ? take<long long>(args, pos) : take<int32_t>(args, pos);
       if (shortLen && !longs)
         v = static_cast<int16_t>(v);
@@ -96,7 +93,14 @@ int formatDevicePrintf(const char *format, const unsigned char *args, std::strin
                                 : static_cast<unsigned long long>(static_cast<uint32_t>(v)));
       break;
     }
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
       n = std::snprintf(buf, sizeof buf, base.c_str(), take<double>(args, pos));
       break;
     case 's': {
@@ -128,7 +132,7 @@ struct ServiceCalls {
     int n = formatDevicePrintf(format, static_cast<const unsigned char *>(args), line);
     LaunchServices &s = self(l);
     std::lock_guard lk(s.mutex_);
-    if (s.printf_.size() + line.size() > kPrintfFifoBytes) {
+    if (s.printf_.size() + line.size() > s.printfBytes_) {
       s.truncated_ = true;
       return -1;
     }
@@ -150,30 +154,35 @@ struct ServiceCalls {
                self(l).kernel_, w[0], w[1], w[2], w[3], w[4], w[5]);
     exec::raiseFault(exec::FaultKind::Trap);
   }
-  static void *malloc(const cucpu_launch *, uint64_t bytes) {
+  // The context's heap: every allocation counts its size plus a 16-byte header against
+  // CU_LIMIT_MALLOC_HEAP_SIZE; malloc returns null beyond it, as on a GPU.
+  static void *malloc(const cucpu_launch *l, uint64_t bytes) {
+    LaunchServices &s = self(l);
     uint64_t total = bytes + 16;
-    if (bytes > heapLimit() || heapUsed.fetch_add(total) + total > heapLimit()) {
-      heapUsed.fetch_sub(bytes > heapLimit() ? 0 : total);
+    if (bytes > s.heapBytes_ || s.heapUsed_.fetch_add(total) + total > s.heapBytes_) {
+      s.heapUsed_.fetch_sub(bytes > s.heapBytes_ ? 0 : total);
       return nullptr;
     }
     auto *p = static_cast<uint64_t *>(std::aligned_alloc(16, (total + 15) & ~uint64_t(15)));
     if (!p) {
-      heapUsed.fetch_sub(total);
+      s.heapUsed_.fetch_sub(total);
       return nullptr;
     }
     p[0] = total;
     return p + 2;
   }
-  static void free(const cucpu_launch *, void *ptr) {
+  static void free(const cucpu_launch *l, void *ptr) {
     if (!ptr)
       return;
     auto *p = static_cast<uint64_t *>(ptr) - 2;
-    heapUsed.fetch_sub(p[0]);
+    self(l).heapUsed_.fetch_sub(p[0]);
     std::free(p);
   }
 };
 
-LaunchServices::LaunchServices(const std::string &kernelName) : kernel_(kernelName) {
+LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes,
+                               std::atomic<uint64_t> &heapUsed, uint64_t heapBytes)
+    : kernel_(kernelName), printfBytes_(printfBytes), heapUsed_(heapUsed), heapBytes_(heapBytes) {
   table_.vprintf = &ServiceCalls::vprintf;
   table_.assert_fail = &ServiceCalls::assertFail;
   table_.trap = &ServiceCalls::trap;
@@ -191,7 +200,7 @@ void LaunchServices::flush() {
   }
   if (truncated_)
     log::warn(log::Component::Exec, "kernel {}: device printf output beyond {} bytes was dropped",
-              kernel_, kPrintfFifoBytes);
+              kernel_, printfBytes_);
   truncated_ = false;
 }
 

@@ -3,7 +3,9 @@
 
 #include "kernel_abi.h"
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -11,7 +13,10 @@ namespace cucpu::driver {
 
 class LaunchServices {
 public:
-  explicit LaunchServices(const std::string &kernelName);
+  // `printfBytes`: the context's CU_LIMIT_PRINTF_FIFO_SIZE; `heapUsed`/`heapBytes`: the context's
+  // device heap (bytes in use, shared by its launches) and CU_LIMIT_MALLOC_HEAP_SIZE.
+  LaunchServices(const std::string &kernelName, size_t printfBytes, std::atomic<uint64_t> &heapUsed,
+                 uint64_t heapBytes);
   const cucpu_services *table() const { return &table_; }
   // Writes the device printf output of the launch to stdout, as CUDA does at a sync point.
   void flush();
@@ -20,6 +25,9 @@ private:
   friend struct ServiceCalls;
   cucpu_services table_;
   const std::string &kernel_;
+  size_t printfBytes_;
+  std::atomic<uint64_t> &heapUsed_;
+  uint64_t heapBytes_;
   std::mutex mutex_;
   std::string printf_;
   bool truncated_ = false;

@@ -3,10 +3,10 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
-#include "device_services.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
+#include "device_services.h"
 
 #include <cstring>
 
@@ -23,10 +23,14 @@ constexpr uint32_t kMaxParamBytes = 32764;
 // The error a GPU reports for a kernel fault.
 CUresult faultError(exec::FaultKind k) {
   switch (k) {
-  case exec::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
-  case exec::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
-  case exec::FaultKind::Assert: return CUDA_ERROR_ASSERT;
-  default: return CUDA_ERROR_LAUNCH_FAILED;
+  case exec::FaultKind::IllegalAddress:
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case exec::FaultKind::IllegalInstruction:
+    return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case exec::FaultKind::Assert:
+    return CUDA_ERROR_ASSERT;
+  default:
+    return CUDA_ERROR_LAUNCH_FAILED;
   }
 }
 
@@ -44,8 +48,8 @@ CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
   if (k.reqntid[0] && (cfg.block[0] != k.reqntid[0] || cfg.block[1] != std::max(1u, k.reqntid[1]) ||
                        cfg.block[2] != std::max(1u, k.reqntid[2])))
     return CUDA_ERROR_INVALID_VALUE;
-  if (k.maxntid[0] && nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) *
-                                     std::max(1u, k.maxntid[2]))
+  if (k.maxntid[0] &&
+      nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]))
     return CUDA_ERROR_INVALID_VALUE;
   if (cfg.sharedBytes > static_cast<unsigned>(std::max(0, f->maxDynamicShared())))
     return CUDA_ERROR_INVALID_VALUE;
@@ -119,7 +123,10 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   launch.dyn_shared_bytes = cfg.sharedBytes;
   launch.nthreads = static_cast<uint32_t>(nthreads);
   launch.envreg = envregs;
-  LaunchServices services(k.name);
+  size_t printfBytes = 0, heapBytes = 0;
+  ctx->limit(CU_LIMIT_PRINTF_FIFO_SIZE, &printfBytes);
+  ctx->limit(CU_LIMIT_MALLOC_HEAP_SIZE, &heapBytes);
+  LaunchServices services(k.name, printfBytes, ctx->deviceHeapUsed(), heapBytes);
   launch.services = services.table();
   exec::GridJob job;
   job.fn = *fn;

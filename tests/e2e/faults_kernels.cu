@@ -41,3 +41,13 @@ extern "C" __global__ void deviceHeap(int *out) {
 }
 
 extern "C" __global__ void fill(int *out, int v) { out[threadIdx.x] = v; }
+
+// Every thread holds a 256-byte allocation across a barrier: out[t] = 1 if it got one.
+extern "C" __global__ void heapHeldAcrossBarrier(int *out) {
+  char *p = (char *)malloc(256);
+  if (p)
+    p[255] = 1;
+  __syncthreads();
+  out[threadIdx.x] = p ? p[255] : 0;
+  free(p);
+}

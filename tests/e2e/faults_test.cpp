@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -83,6 +84,57 @@ TEST_F(Services, DeviceMallocAndFree) {
   ASSERT_EQ(cuMemcpyDtoH(h.data(), d, 64 * sizeof(int)), CUDA_SUCCESS);
   for (int t = 0; t < 64; ++t)
     EXPECT_EQ(h[t], t * (63 * 64 / 2)) << t;
+}
+
+// CU_LIMIT_MALLOC_HEAP_SIZE sizes the context's device heap: 64 threads each holding 256 bytes
+// (plus cucpu's 16-byte header) across a barrier do not all fit in 8 KiB, and malloc returns null
+// for the others, as on a GPU; with 1 MiB in a new context all fit.
+TEST_F(Services, DeviceHeapIsSizedByTheContextLimit) {
+  for (size_t heap : {size_t(8192), size_t(1) << 20}) {
+    CUcontext c;
+    ASSERT_EQ(cuCtxCreate(&c, nullptr, 0, 0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, heap), CUDA_SUCCESS);
+    size_t v = 0;
+    ASSERT_EQ(cuCtxGetLimit(&v, CU_LIMIT_MALLOC_HEAP_SIZE), CUDA_SUCCESS);
+    EXPECT_EQ(v, heap);
+    std::string text = ptx();
+    CUmodule m;
+    CUfunction f;
+    ASSERT_EQ(cuModuleLoadData(&m, text.c_str()), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(&f, m, "heapHeldAcrossBarrier"), CUDA_SUCCESS);
+    CUdeviceptr d;
+    ASSERT_EQ(cuMemAlloc(&d, 64 * sizeof(int)), CUDA_SUCCESS);
+    void *args[] = {&d};
+    ASSERT_EQ(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+    std::vector<int> h(64);
+    ASSERT_EQ(cuMemcpyDtoH(h.data(), d, 64 * sizeof(int)), CUDA_SUCCESS);
+    int got = 0;
+    for (int x : h)
+      got += x;
+    if (heap == 8192) {
+      EXPECT_GT(got, 0);
+      EXPECT_LE(got, 8192 / 256);
+    } else {
+      EXPECT_EQ(got, 64);
+    }
+    ASSERT_EQ(cuCtxDestroy(c), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+  }
+}
+
+// CU_LIMIT_PRINTF_FIFO_SIZE bounds the output one launch can buffer: with room for one of the
+// two 113-byte lines, the other is dropped (and a warning logged).
+TEST_F(Services, PrintfBeyondTheFifoLimitIsDropped) {
+  ASSERT_EQ(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 150), CUDA_SUCCESS);
+  int base = 40;
+  void *args[] = {&base};
+  std::string out = captureStdout([&] {
+    ASSERT_EQ(cuLaunchKernel(fn("printer"), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+              CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  });
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(out.rfind("t=", 0), 0u) << out;
 }
 
 // A fault leaves the context with a sticky error; other contexts keep working.

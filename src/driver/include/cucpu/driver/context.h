@@ -37,6 +37,8 @@ public:
   // cuCtxSetLimit / cuCtxGetLimit: UNSUPPORTED_LIMIT for limits this driver does not have.
   CUresult limit(CUlimit which, size_t *value) const;
   CUresult setLimit(CUlimit which, size_t value);
+  // Bytes of the device heap (device malloc) in use, against CU_LIMIT_MALLOC_HEAP_SIZE.
+  std::atomic<uint64_t> &deviceHeapUsed() { return heapUsed_; }
 
   // Preferences a GPU uses to split on-chip memory; recorded and reported back.
   std::atomic<CUfunc_cache> cacheConfig{CU_FUNC_CACHE_PREFER_NONE};
@@ -54,6 +56,7 @@ private:
   unsigned long long id_;
   std::atomic<CUresult> sticky_{CUDA_SUCCESS};
   size_t limits_[CU_LIMIT_MAX];
+  std::atomic<uint64_t> heapUsed_{0};
   std::vector<std::unique_ptr<Module>> modules_;
 };
 
