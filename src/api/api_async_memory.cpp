@@ -37,6 +37,27 @@ template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstre
   return submit(c, s, [dst, value, n] { std::fill_n(static_cast<T *>(hostPtr(dst)), n, value); });
 }
 
+// Width elements of T in each of Height rows `pitch` bytes apart, in stream order.
+template <typename T>
+CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height, CUstream h,
+                  bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (width == 0 || height == 0)
+    return CUDA_SUCCESS;
+  if (width > SIZE_MAX / sizeof(T) || (height > 1 && pitch < width * sizeof(T)) ||
+      dst % sizeof(T) != 0 || pitch % sizeof(T) != 0 ||
+      (height - 1) > (SIZE_MAX - width * sizeof(T)) / std::max<size_t>(pitch, 1) ||
+      !validDevice(dst, (height - 1) * pitch + width * sizeof(T)))
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(c, s, [dst, pitch, value, width, height] {
+    for (size_t y = 0; y < height; ++y)
+      std::fill_n(static_cast<T *>(hostPtr(dst + y * pitch)), width, value);
+  });
+}
+
 CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
@@ -56,6 +77,25 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
   if (!validDevice(dptr, 1))
     return CUDA_ERROR_INVALID_VALUE;
   return submit(c, s, [dptr] { driver::memory().free(dptr); });
+}
+
+// Managed memory is host memory that every stream and the host may touch at any time: attaching
+// it to a stream changes nothing on a CPU, but the arguments are checked as the driver does.
+CUresult attachMem(CUstream h, CUdeviceptr p, size_t length, unsigned flags, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (flags == CU_MEM_ATTACH_SINGLE && !h) // a single stream, not the NULL stream
+    return CUDA_ERROR_INVALID_VALUE;
+  // The whole managed allocation starting at p (length 0 means all of it).
+  driver::Allocation a;
+  if (!driver::memory().find(p, 0, &a) || !a.managed || a.base != p ||
+      (length != 0 && length != a.size))
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
 }
 
 CUresult prefetch(CUdeviceptr p, size_t count, CUstream h, bool perThread) {
@@ -112,7 +152,41 @@ CUresult cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t n, CUstream
   return memset(d, v, n, h, true);
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream h) { return allocAsync(p, n, h, false); }
+CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t hgt,
+                           CUstream h) {
+  return memset2D<uint8_t>(d, pitch, v, w, hgt, h, false);
+}
+CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t hgt,
+                                CUstream h) {
+  return memset2D<uint8_t>(d, pitch, v, w, hgt, h, true);
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t hgt,
+                            CUstream h) {
+  return memset2D<uint16_t>(d, pitch, v, w, hgt, h, false);
+}
+CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t pitch, unsigned short v, size_t w,
+                                 size_t hgt, CUstream h) {
+  return memset2D<uint16_t>(d, pitch, v, w, hgt, h, true);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t hgt,
+                            CUstream h) {
+  return memset2D<uint32_t>(d, pitch, v, w, hgt, h, false);
+}
+CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t hgt,
+                                 CUstream h) {
+  return memset2D<uint32_t>(d, pitch, v, w, hgt, h, true);
+}
+
+CUresult cuStreamAttachMemAsync(CUstream h, CUdeviceptr p, size_t length, unsigned int flags) {
+  return attachMem(h, p, length, flags, false);
+}
+CUresult cuStreamAttachMemAsync_ptsz(CUstream h, CUdeviceptr p, size_t length, unsigned int flags) {
+  return attachMem(h, p, length, flags, true);
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream h) {
+  return allocAsync(p, n, h, false);
+}
 CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream h) {
   return allocAsync(p, n, h, true);
 }
@@ -125,7 +199,7 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
     return r;
   if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
     return CUDA_ERROR_INVALID_VALUE;
-  return driver::memory().allocate(c, bytesize, dptr);
+  return driver::memory().allocate(c, bytesize, dptr, /*managed=*/true);
 }
 
 CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUdevice, CUstream h) {
@@ -138,8 +212,8 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count, CUmemLocation, unsig
                                CUstream h) {
   return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, false);
 }
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation,
-                                    unsigned int flags, CUstream h) {
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation, unsigned int flags,
+                                    CUstream h) {
   return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, true);
 }
 

@@ -32,7 +32,7 @@ CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
 }
 
 driver::LaunchConfig makeConfig(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                            unsigned bz, unsigned shared, bool cooperative) {
+                                unsigned bz, unsigned shared, bool cooperative) {
   driver::LaunchConfig cfg;
   cfg.grid[0] = gx;
   cfg.grid[1] = gy;
@@ -53,7 +53,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         void **kernelParams, void **extra) {
   return launch(f,
                 makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
-                       sharedMemBytes, false),
+                           sharedMemBytes, false),
                 hStream, kernelParams, extra);
 }
 
@@ -74,24 +74,37 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    void **kernelParams) {
   return launch(f,
                 makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
-                       sharedMemBytes, true),
+                           sharedMemBytes, true),
                 hStream, kernelParams, nullptr);
 }
 
-CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
-                          void **extra) {
+CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                        unsigned int gridDimZ, unsigned int blockDimX,
+                                        unsigned int blockDimY, unsigned int blockDimZ,
+                                        unsigned int sharedMemBytes, CUstream hStream,
+                                        void **kernelParams) {
+  return launch(f,
+                makeConfig(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                           sharedMemBytes, true),
+                hStream, kernelParams, nullptr, true);
+}
+
+namespace {
+
+CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra,
+                  bool perThread) {
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!config || (config->numAttrs && !config->attrs))
     return CUDA_ERROR_INVALID_VALUE;
-  driver::LaunchConfig cfg = makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ,
-                                        config->blockDimX, config->blockDimY, config->blockDimZ,
-                                        config->sharedMemBytes, false);
+  driver::LaunchConfig cfg =
+      makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
+                 config->blockDimY, config->blockDimZ, config->sharedMemBytes, false);
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     switch (a.id) {
     case CU_LAUNCH_ATTRIBUTE_IGNORE:
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:    // cache hints: nothing to apply on a CPU
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: // cache hints: nothing to apply on a CPU
     case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
     case CU_LAUNCH_ATTRIBUTE_PRIORITY:
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
@@ -115,7 +128,19 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
       return CUDA_ERROR_NOT_SUPPORTED;
     }
   }
-  return launch(f, cfg, config->hStream, kernelParams, extra);
+  return launch(f, cfg, config->hStream, kernelParams, extra, perThread);
+}
+
+} // namespace
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra) {
+  return launchEx(config, f, kernelParams, extra, false);
+}
+
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                               void **extra) {
+  return launchEx(config, f, kernelParams, extra, true);
 }
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {

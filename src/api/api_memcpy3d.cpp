@@ -2,6 +2,7 @@
 #include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
+#include "stream_ref.h"
 
 #include <cstring>
 
@@ -68,10 +69,27 @@ CUresult resolve(const Side &s, const Copy &c, char **out) {
   return CUDA_SUCCESS;
 }
 
-CUresult run(const Copy &c) {
+void perform(const Copy &c, char *src, char *dst) {
+  for (size_t z = 0; z < c.depth; ++z)
+    for (size_t y = 0; y < c.height; ++y)
+      std::memmove(dst + z * c.dst.pitch * c.dst.height + y * c.dst.pitch,
+                   src + z * c.src.pitch * c.src.height + y * c.src.pitch, c.width);
+}
+
+// Synchronous copies wait for the legacy default stream first; asynchronous ones (`stream`
+// set) are checked now and run in the stream's order.
+CUresult run(const Copy &c, const CUstream *stream = nullptr, bool perThread = false) {
   driver::Context *ctx;
-  if (CUresult r = currentContext(&ctx); r != CUDA_SUCCESS)
-    return r;
+  driver::Stream *s = nullptr;
+  if (stream) {
+    if (CUresult r = contextAndStream(*stream, perThread, &ctx, &s); r != CUDA_SUCCESS)
+      return r;
+  } else {
+    if (CUresult r = currentContext(&ctx); r != CUDA_SUCCESS)
+      return r;
+    if (CUresult r = driver::syncLegacy(ctx); r != CUDA_SUCCESS)
+      return r;
+  }
   if (c.width == 0 || c.height == 0 || c.depth == 0)
     return CUDA_SUCCESS;
   char *src, *dst;
@@ -79,17 +97,16 @@ CUresult run(const Copy &c) {
     return r;
   if (CUresult r = resolve(c.dst, c, &dst); r != CUDA_SUCCESS)
     return r;
-  for (size_t z = 0; z < c.depth; ++z)
-    for (size_t y = 0; y < c.height; ++y)
-      std::memmove(dst + z * c.dst.pitch * c.dst.height + y * c.dst.pitch,
-                   src + z * c.src.pitch * c.src.height + y * c.src.pitch, c.width);
+  if (stream)
+    return submit(ctx, s, [c, src, dst] { perform(c, src, dst); });
+  perform(c, src, dst);
   return ctx->stickyError();
 }
 
-CUresult copy2D(const CUDA_MEMCPY2D *p) {
+CUresult copy2D(const CUDA_MEMCPY2D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p)
     return CUDA_ERROR_INVALID_VALUE;
-  return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1});
+  return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1}, stream, pt);
 }
 
 template <typename D> Copy copyOf3D(const D &d) {
@@ -101,10 +118,10 @@ template <typename D> Copy copyOf3D(const D &d) {
   return c;
 }
 
-CUresult copy3D(const CUDA_MEMCPY3D *p) {
+CUresult copy3D(const CUDA_MEMCPY3D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
     return CUDA_ERROR_INVALID_VALUE;
-  return run(copyOf3D(*p));
+  return run(copyOf3D(*p), stream, pt);
 }
 
 CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
@@ -127,6 +144,14 @@ CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy) { return copy2D
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { return copy3D(pCopy); }
 CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy) { return copy3D(pCopy); }
 CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream h) { return copy2D(pCopy, &h); }
+CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream h) {
+  return copy2D(pCopy, &h, true);
+}
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream h) { return copy3D(pCopy, &h); }
+CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream h) {
+  return copy3D(pCopy, &h, true);
+}
 CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
 
 } // namespace cucpu::api::impl

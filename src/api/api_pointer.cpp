@@ -39,6 +39,8 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
     put(data, a ? a->id : 0ull);
     break;
   case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+    put(data, a && a->managed);
+    break;
   case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
   case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
   case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:

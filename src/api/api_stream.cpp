@@ -158,12 +158,16 @@ CUresult cuStreamSynchronize(CUstream h) { return synchronize(h, false); }
 CUresult cuStreamSynchronize_ptsz(CUstream h) { return synchronize(h, true); }
 CUresult cuStreamQuery(CUstream h) { return query(h, false); }
 CUresult cuStreamQuery_ptsz(CUstream h) { return query(h, true); }
-CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int f) { return waitEvent(h, e, f, false); }
+CUresult cuStreamWaitEvent(CUstream h, CUevent e, unsigned int f) {
+  return waitEvent(h, e, f, false);
+}
 CUresult cuStreamWaitEvent_ptsz(CUstream h, CUevent e, unsigned int f) {
   return waitEvent(h, e, f, true);
 }
 CUresult cuLaunchHostFunc(CUstream h, CUhostFn fn, void *u) { return hostFunc(h, fn, u, false); }
-CUresult cuLaunchHostFunc_ptsz(CUstream h, CUhostFn fn, void *u) { return hostFunc(h, fn, u, true); }
+CUresult cuLaunchHostFunc_ptsz(CUstream h, CUhostFn fn, void *u) {
+  return hostFunc(h, fn, u, true);
+}
 CUresult cuStreamAddCallback(CUstream h, CUstreamCallback cb, void *u, unsigned int f) {
   return addCallback(h, cb, u, f, false);
 }
@@ -199,5 +203,134 @@ CUresult cuStreamGetCtx_v2_ptsz(CUstream h, CUcontext *c, CUgreenCtx *g) {
 }
 CUresult cuStreamGetDevice(CUstream h, CUdevice *d) { return getDevice(h, d, false); }
 CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d, true); }
+
+} // namespace cucpu::api::impl
+
+// Stream attributes and capture queries. The legacy default stream keeps its attributes in its
+// context; a stream is never capturing (cuStreamBeginCapture is not supported), so capture
+// queries report CU_STREAM_CAPTURE_STATUS_NONE and, like NVIDIA's driver, leave the other
+// outputs alone.
+namespace cucpu::api::impl {
+namespace {
+
+driver::StreamAttributes attributesOf(driver::Context *c, driver::Stream *s) {
+  if (s)
+    return s->attributes();
+  std::lock_guard lk(c->mutex);
+  return c->legacyStreamAttributes;
+}
+
+void storeAttributes(driver::Context *c, driver::Stream *s, const driver::StreamAttributes &a) {
+  if (s)
+    return s->setAttributes(a);
+  std::lock_guard lk(c->mutex);
+  c->legacyStreamAttributes = a;
+}
+
+CUresult getAttribute(CUstream h, CUstreamAttrID id, CUstreamAttrValue *out, bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!out)
+    return CUDA_ERROR_INVALID_VALUE; // (NVIDIA's driver crashes here)
+  return attributesOf(c, s).get(id, out);
+}
+
+CUresult setAttribute(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *value, bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::StreamAttributes a = attributesOf(c, s);
+  if (CUresult r = a.set(id, *value); r != CUDA_SUCCESS)
+    return r;
+  storeAttributes(c, s, a);
+  return CUDA_SUCCESS;
+}
+
+CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
+  driver::Context *c;
+  driver::Stream *d, *s;
+  if (CUresult r = contextAndStream(dst, pt, &c, &d); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS)
+    return r;
+  storeAttributes(c, d, attributesOf(c, s));
+  return CUDA_SUCCESS;
+}
+
+CUresult isCapturing(CUstream h, CUstreamCaptureStatus *status, bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (!status)
+    return CUDA_ERROR_INVALID_VALUE;
+  *status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
+CUresult captureInfo(CUstream h, CUstreamCaptureStatus *status, bool pt) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (status)
+    *status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+CUresult cuStreamGetAttribute(CUstream h, CUstreamAttrID a, CUstreamAttrValue *v) {
+  return getAttribute(h, a, v, false);
+}
+CUresult cuStreamGetAttribute_ptsz(CUstream h, CUstreamAttrID a, CUstreamAttrValue *v) {
+  return getAttribute(h, a, v, true);
+}
+CUresult cuStreamSetAttribute(CUstream h, CUstreamAttrID a, const CUstreamAttrValue *v) {
+  return setAttribute(h, a, v, false);
+}
+CUresult cuStreamSetAttribute_ptsz(CUstream h, CUstreamAttrID a, const CUstreamAttrValue *v) {
+  return setAttribute(h, a, v, true);
+}
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
+  return copyAttributes(dst, src, false);
+}
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
+  return copyAttributes(dst, src, true);
+}
+CUresult cuStreamIsCapturing(CUstream h, CUstreamCaptureStatus *st) {
+  return isCapturing(h, st, false);
+}
+CUresult cuStreamIsCapturing_ptsz(CUstream h, CUstreamCaptureStatus *st) {
+  return isCapturing(h, st, true);
+}
+CUresult cuStreamGetCaptureInfo(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *) {
+  return captureInfo(h, st, false);
+}
+CUresult cuStreamGetCaptureInfo_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *) {
+  return captureInfo(h, st, true);
+}
+CUresult cuStreamGetCaptureInfo_v2(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *, CUgraph *,
+                                   const CUgraphNode **, size_t *) {
+  return captureInfo(h, st, false);
+}
+CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *,
+                                        CUgraph *, const CUgraphNode **, size_t *) {
+  return captureInfo(h, st, true);
+}
+CUresult cuStreamGetCaptureInfo_v3(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *, CUgraph *,
+                                   const CUgraphNode **, const CUgraphEdgeData **, size_t *) {
+  return captureInfo(h, st, false);
+}
+CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *,
+                                        CUgraph *, const CUgraphNode **, const CUgraphEdgeData **,
+                                        size_t *) {
+  return captureInfo(h, st, true);
+}
 
 } // namespace cucpu::api::impl

@@ -50,7 +50,7 @@ CUresult MemoryTracker::insert(Allocation a) {
   return CUDA_SUCCESS;
 }
 
-CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
+CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed) {
   if (bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
   const size_t rounded = (bytes + 255) & ~size_t(255);
@@ -69,7 +69,7 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
   auto base = reinterpret_cast<uintptr_t>(p);
-  insert(Allocation{base, bytes, rounded, ctx, MemoryKind::Device, 0, 0, false});
+  insert(Allocation{base, bytes, rounded, ctx, MemoryKind::Device, 0, 0, false, managed});
   *out = static_cast<CUdeviceptr>(base);
   return CUDA_SUCCESS;
 }

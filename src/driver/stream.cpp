@@ -46,8 +46,75 @@ bool Progress::reached(unsigned long long seq) {
 }
 
 Stream::Stream(Context *ctx, unsigned flags, int priority)
-    : ctx_(ctx), flags_(flags), priority_(priority), id_(nextStreamId++),
-      progress_(std::make_shared<Progress>()) {}
+    : ctx_(ctx), flags_(flags), id_(nextStreamId++), progress_(std::make_shared<Progress>()) {
+  attrs_.priority = priority;
+}
+
+int Stream::priority() const {
+  std::lock_guard lk(mutex_);
+  return attrs_.priority;
+}
+
+StreamAttributes Stream::attributes() const {
+  std::lock_guard lk(mutex_);
+  return attrs_;
+}
+
+void Stream::setAttributes(const StreamAttributes &a) {
+  std::lock_guard lk(mutex_);
+  attrs_ = a;
+}
+
+CUresult StreamAttributes::get(CUstreamAttrID id, CUstreamAttrValue *out) const {
+  switch (id) { // only the member of the union that the attribute names is written
+  case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    out->accessPolicyWindow = accessPolicyWindow;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    out->syncPolicy = static_cast<CUsynchronizationPolicy>(syncPolicy);
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_PRIORITY:
+    out->priority = priority;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    out->memSyncDomainMap = memSyncDomainMap;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    out->memSyncDomain = memSyncDomain;
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult StreamAttributes::set(CUstreamAttrID id, const CUstreamAttrValue &v) {
+  switch (id) {
+  case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    if (v.accessPolicyWindow.hitRatio < 0.0f || v.accessPolicyWindow.hitRatio > 1.0f)
+      return CUDA_ERROR_INVALID_VALUE;
+    accessPolicyWindow = v.accessPolicyWindow;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    if (v.syncPolicy < CU_SYNC_POLICY_AUTO || v.syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
+      return CUDA_ERROR_INVALID_VALUE;
+    syncPolicy = v.syncPolicy;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_PRIORITY: // clamped into cuCtxGetStreamPriorityRange's 0 .. -5
+    priority = std::clamp(v.priority, -5, 0);
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    memSyncDomainMap = v.memSyncDomainMap;
+    return CUDA_SUCCESS;
+  case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    if (v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT &&
+        v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
+      return CUDA_ERROR_INVALID_VALUE;
+    memSyncDomain = v.memSyncDomain;
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
 
 Stream::~Stream() {
   drain();

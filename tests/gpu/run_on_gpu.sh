@@ -10,7 +10,9 @@ lib="-L/usr/local/cuda/lib64/stubs -lcuda"
 $cxx "$root/tests/gpu/record_warp.cpp" -o /tmp/record_warp $lib
 $cxx "$root/tests/gpu/record_services.cpp" -o /tmp/record_services $lib
 $cxx "$root/tests/gpu/record_errors.cpp" -o /tmp/record_errors $lib
+$cxx "$root/tests/gpu/record_streams.cpp" -o /tmp/record_streams $lib
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
+/tmp/record_streams >"$out/streams.txt" 2>&1 || true
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt"

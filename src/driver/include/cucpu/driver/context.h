@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cucpu/driver/device.h"
+#include "cucpu/driver/stream.h"
 
 #include <atomic>
 #include <cuda.h>
@@ -46,6 +47,9 @@ public:
 
   // Contexts whose memory this one has enabled peer access to (guarded by `mutex`).
   std::set<const Context *> peers;
+  // The legacy default stream's attributes (cuStreamSetAttribute on the NULL stream; guarded
+  // by `mutex`).
+  StreamAttributes legacyStreamAttributes;
 
   mutable std::mutex mutex;
 

@@ -29,12 +29,13 @@ struct Allocation {
   unsigned flags = 0;        // CU_MEMHOSTALLOC_* / CU_MEMHOSTREGISTER_* of host memory
   unsigned long long id = 0; // unique for the process (CU_POINTER_ATTRIBUTE_BUFFER_ID)
   bool syncMemops = false;   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
+  bool managed = false;      // cuMemAllocManaged (device memory the host may use too)
 };
 
 class MemoryTracker {
 public:
   // Device memory: host memory aligned to 256 bytes, counted against the device's capacity.
-  CUresult allocate(Context *ctx, size_t bytes, CUdeviceptr *out);
+  CUresult allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed = false);
   // `ptr` must be the base of a live device allocation.
   CUresult free(CUdeviceptr ptr);
   // Page-locked host memory (every host allocation is mapped: its device pointer is itself).

@@ -18,6 +18,19 @@ namespace cucpu::driver {
 
 class Context;
 
+// What cuStreamGetAttribute/SetAttribute read and write, with the values NVIDIA's driver reports
+// for a new stream (tests/gpu/record_streams.cpp). On a CPU none of them changes how work runs.
+struct StreamAttributes {
+  CUaccessPolicyWindow accessPolicyWindow{};
+  int syncPolicy = -1; // none chosen: the driver reports 0xffffffff
+  CUlaunchMemSyncDomainMap memSyncDomainMap{0, 1};
+  CUlaunchMemSyncDomain memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT;
+  int priority = 0;
+  // INVALID_VALUE for attributes streams do not have and for values out of range.
+  CUresult get(CUstreamAttrID id, CUstreamAttrValue *out) const;
+  CUresult set(CUstreamAttrID id, const CUstreamAttrValue &value);
+};
+
 // How far a stream has got: operations are numbered from 1 in enqueue order.
 struct Progress {
   std::mutex mutex;
@@ -33,7 +46,9 @@ public:
   ~Stream(); // waits for the queued work
   Context *context() const { return ctx_; }
   unsigned flags() const { return flags_; }
-  int priority() const { return priority_; }
+  int priority() const;
+  StreamAttributes attributes() const;
+  void setAttributes(const StreamAttributes &a);
   unsigned long long id() const { return id_; }
   bool blocking() const { return !(flags_ & CU_STREAM_NON_BLOCKING); }
 
@@ -52,10 +67,10 @@ private:
   void run();
   Context *ctx_;
   unsigned flags_;
-  int priority_;
+  StreamAttributes attrs_; // guarded by mutex_
   unsigned long long id_;
   std::shared_ptr<Progress> progress_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::deque<std::function<void()>> queue_;
   unsigned long long enqueued_ = 0;
   bool running_ = false;
