@@ -1,5 +1,5 @@
-// Entry points: stream-ordered copies, memsets, allocations, and managed memory (which is
-// ordinary host memory on a CPU device, so prefetches and advice have nothing to move).
+// Entry points: stream-ordered copies, memsets and allocations; managed allocations and their
+// attachment to streams (advice and prefetches are in api_managed_memory.cpp).
 #include "device_ptr.h"
 #include "entry_points.h"
 #include "stream_ref.h"
@@ -98,14 +98,6 @@ CUresult attachMem(CUstream h, CUdeviceptr p, size_t length, unsigned flags, boo
   return CUDA_SUCCESS;
 }
 
-CUresult prefetch(CUdeviceptr p, size_t count, CUstream h, bool perThread) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  return count && validDevice(p, count) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
 } // namespace
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream h) {
@@ -200,33 +192,6 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
   if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
     return CUDA_ERROR_INVALID_VALUE;
   return driver::memory().allocate(c, bytesize, dptr, /*managed=*/true);
-}
-
-CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUdevice, CUstream h) {
-  return prefetch(p, count, h, false);
-}
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t count, CUdevice, CUstream h) {
-  return prefetch(p, count, h, true);
-}
-CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count, CUmemLocation, unsigned int flags,
-                               CUstream h) {
-  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, false);
-}
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation, unsigned int flags,
-                                    CUstream h) {
-  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, h, true);
-}
-
-CUresult cuMemAdvise(CUdeviceptr p, size_t count, CUmem_advise advice, CUdevice) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
-    return CUDA_ERROR_INVALID_VALUE;
-  return count && validDevice(p, count) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult cuMemAdvise_v2(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation) {
-  return impl::cuMemAdvise(p, count, advice, 0);
 }
 
 } // namespace cucpu::api::impl

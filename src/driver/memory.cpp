@@ -137,6 +137,10 @@ bool MemoryTracker::find(uintptr_t ptr, size_t bytes, Allocation *out) const {
 }
 
 bool MemoryTracker::setSyncMemops(uintptr_t ptr, bool value) {
+  return update(ptr, [value](Allocation &a) { a.syncMemops = value; });
+}
+
+bool MemoryTracker::update(uintptr_t ptr, const std::function<void(Allocation &)> &fn) {
   std::lock_guard lk(mutex_);
   auto it = allocations_.upper_bound(ptr);
   if (it == allocations_.begin())
@@ -144,7 +148,7 @@ bool MemoryTracker::setSyncMemops(uintptr_t ptr, bool value) {
   --it;
   if (ptr - it->second.base >= it->second.size)
     return false;
-  it->second.syncMemops = value;
+  fn(it->second);
   return true;
 }
 

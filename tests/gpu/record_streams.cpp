@@ -92,6 +92,43 @@ int main() {
   SHOW(cuStreamAttachMemAsync(s, p, 0, CU_MEM_ATTACH_GLOBAL));
   SHOW(cuStreamAttachMemAsync(s, 0, 0, CU_MEM_ATTACH_GLOBAL));
   SHOW(cuStreamSynchronize(s));
+  // Advice and range attributes of managed memory.
+  int iv[4];
+  auto range = [&](const char *what, CUmem_range_attribute a, size_t bytes, CUdeviceptr ptr) {
+    std::memset(iv, 0x5a, sizeof iv);
+    CUresult r = cuMemRangeGetAttribute(iv, bytes, a, ptr, 4096);
+    std::printf("range %s: %d  %d %d %d %d\n", what, r, iv[0], iv[1], iv[2], iv[3]);
+  };
+  range("read mostly", CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 4, m);
+  range("preferred", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, 4, m);
+  range("accessed by", CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16, m);
+  range("last prefetch", CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, 4, m);
+  range("preferred type", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, 4, m);
+  range("preferred id", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, 4, m);
+  range("read mostly, size 8", CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 8, m);
+  range("read mostly of device memory", CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 4, p);
+  range("attribute 99", static_cast<CUmem_range_attribute>(99), 4, m);
+  CUmemLocation gpu{CU_MEM_LOCATION_TYPE_DEVICE, d}, cpu{CU_MEM_LOCATION_TYPE_HOST, 0},
+      bad{CU_MEM_LOCATION_TYPE_DEVICE, 7};
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu));
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, cpu));
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu));
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_ACCESSED_BY, cpu));
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, bad));
+  SHOW(cuMemAdvise(p, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu));
+  SHOW(cuMemAdvise(m, 0, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu));
+  SHOW(cuMemPrefetchAsync(m, 4096, gpu, 0, s));
+  SHOW(cuStreamSynchronize(s));
+  range("read mostly", CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 4, m);
+  range("preferred", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, 4, m);
+  range("accessed by", CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16, m);
+  range("last prefetch", CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, 4, m);
+  range("preferred type", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, 4, m);
+  range("preferred id", CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, 4, m);
+  range("last prefetch type", CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, 4, m);
+  range("last prefetch id", CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, 4, m);
+  SHOW(cuMemAdvise(m, 4096, CU_MEM_ADVISE_UNSET_ACCESSED_BY, gpu));
+  range("accessed by after unset", CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16, m);
   // Asynchronous 2D memsets and copies.
   SHOW(cuMemsetD2D32Async(p, 64, 0x01020304u, 8, 4, s));
   SHOW(cuMemsetD2D32Async(p, 16, 1u, 8, 4, s));

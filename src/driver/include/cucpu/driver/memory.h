@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -30,6 +31,11 @@ struct Allocation {
   unsigned long long id = 0; // unique for the process (CU_POINTER_ATTRIBUTE_BUFFER_ID)
   bool syncMemops = false;   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
   bool managed = false;      // cuMemAllocManaged (device memory the host may use too)
+  // Managed memory: advice and prefetches, kept per allocation (cuMemRangeGetAttribute).
+  bool readMostly = false;
+  int preferredLocation = CU_DEVICE_INVALID; // a device ordinal or CU_DEVICE_CPU
+  uint64_t accessedBy = 0;                   // bit d: device d; bit 63: the CPU
+  int lastPrefetch = CU_DEVICE_INVALID;
 };
 
 class MemoryTracker {
@@ -52,6 +58,8 @@ public:
   // The allocation containing [ptr, ptr + bytes), if any (bytes may be 0: contains ptr).
   bool find(uintptr_t ptr, size_t bytes, Allocation *out) const;
   bool setSyncMemops(uintptr_t ptr, bool value);
+  // Applies `fn` to the allocation containing ptr, under the tracker's lock; false if none.
+  bool update(uintptr_t ptr, const std::function<void(Allocation &)> &fn);
   // Frees every allocation of a context that is being destroyed (registered ranges are only
   // forgotten: their memory belongs to the application).
   void releaseContext(Context *ctx);

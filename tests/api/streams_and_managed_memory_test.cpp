@@ -1,6 +1,6 @@
-// Stream attributes, capture queries, managed-memory attachment and stream-ordered 2D/3D copies
-// and memsets. The return codes and default values are NVIDIA's driver's (H200, driver
-// 580.159.04, recorded with tests/gpu/record_streams.cpp).
+// Stream attributes, capture queries, managed memory (attachment, advice, range attributes) and
+// stream-ordered 2D/3D copies and memsets. The return codes and default values are NVIDIA's
+// driver's (H200, driver 580.159.04, recorded with tests/gpu/record_streams.cpp).
 #include <cuda.h>
 #include <gtest/gtest.h>
 
@@ -195,6 +195,78 @@ TEST_F(Streams, TwoDimensionalMemsetAndCopyInStreamOrder) {
   ASSERT_EQ(cuStreamSynchronize(CU_STREAM_PER_THREAD), CUDA_SUCCESS);
   for (int i = 0; i < 16; ++i)
     EXPECT_EQ(packed[i], 0x01020304u) << i;
+  cuMemFree(p);
+}
+
+} // namespace
+
+namespace {
+
+// Advice and prefetches on managed memory, read back through the range attributes; values and
+// codes as NVIDIA's driver gives them (tests/gpu/record_streams.cpp).
+TEST_F(Streams, ManagedMemoryAdviceAndRangeAttributes) {
+  CUdeviceptr m = 0, p = 0;
+  ASSERT_EQ(cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&p, 4096), CUDA_SUCCESS);
+  auto range = [&](CUmem_range_attribute a, size_t bytes = 4, CUdeviceptr ptr = 0) {
+    std::vector<int> v(4, 0x5a5a5a5a);
+    CUresult r = cuMemRangeGetAttribute(v.data(), bytes, a, ptr ? ptr : m, 4096);
+    v.insert(v.begin(), static_cast<int>(r));
+    return v;
+  };
+  const int x = 0x5a5a5a5a;
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), (std::vector<int>{0, 0, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), (std::vector<int>{0, -2, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16), (std::vector<int>{0, -2, -2, -2, -2}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+            (std::vector<int>{0, -2, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+            (std::vector<int>{0, 0, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID),
+            (std::vector<int>{0, -2, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 8)[0], CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, 4, p)[0], CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(range(static_cast<CUmem_range_attribute>(99))[0], CUDA_ERROR_INVALID_VALUE);
+
+  CUmemLocation gpu{CU_MEM_LOCATION_TYPE_DEVICE, 0}, cpu{CU_MEM_LOCATION_TYPE_HOST, 0},
+      bad{CU_MEM_LOCATION_TYPE_DEVICE, 7};
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, cpu), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_ACCESSED_BY, cpu), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, bad),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemAdvise(p, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemAdvise(m, 0, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemPrefetchAsync(m, 4096, gpu, 0, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), (std::vector<int>{0, 1, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), (std::vector<int>{0, -1, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16), (std::vector<int>{0, 0, -1, -2, -2}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+            (std::vector<int>{0, 0, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+            (std::vector<int>{0, 2, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID),
+            (std::vector<int>{0, -1, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE),
+            (std::vector<int>{0, 1, x, x, x}));
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID),
+            (std::vector<int>{0, 0, x, x, x}));
+  EXPECT_EQ(cuMemAdvise(m, 4096, CU_MEM_ADVISE_UNSET_ACCESSED_BY, gpu), CUDA_SUCCESS);
+  EXPECT_EQ(range(CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, 16), (std::vector<int>{0, -1, -2, -2, -2}));
+  // Several attributes at once.
+  int rm = -7, pl = -7;
+  void *data[] = {&rm, &pl};
+  size_t sizes[] = {4, 4};
+  CUmem_range_attribute attrs[] = {CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+                                   CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION};
+  EXPECT_EQ(cuMemRangeGetAttributes(data, sizes, attrs, 2, m, 4096), CUDA_SUCCESS);
+  EXPECT_EQ(rm, 1);
+  EXPECT_EQ(pl, -1);
+  EXPECT_EQ(cuMemRangeGetAttributes(data, sizes, attrs, 0, m, 4096), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemRangeGetAttributes(nullptr, sizes, attrs, 2, m, 4096), CUDA_ERROR_INVALID_VALUE);
+  cuMemFree(m);
   cuMemFree(p);
 }
 

@@ -1,0 +1,193 @@
+// Entry points: advice and prefetches for managed memory, and the range attributes that report
+// them. Managed memory is ordinary host memory here, so nothing moves; what the application
+// advised or prefetched is recorded per allocation (not per page) and reported back.
+#include "device_ptr.h"
+#include "entry_points.h"
+#include "stream_ref.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace cucpu::api::impl {
+namespace {
+
+constexpr int kCpuBit = 63;
+
+// The managed allocation holding [p, p + count), or INVALID_VALUE.
+CUresult managedRange(CUdeviceptr p, size_t count, driver::Allocation *out) {
+  if (count == 0 || !driver::memory().find(p, count, out) || !out->managed)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+// The CPU, or a device whose bit fits the accessed-by mask.
+bool validLocation(int device) {
+  return device == CU_DEVICE_CPU ||
+         (device >= 0 && device < std::min(driver::deviceCount(), kCpuBit));
+}
+
+int deviceOf(const CUmemLocation &l) {
+  switch (l.type) {
+  case CU_MEM_LOCATION_TYPE_DEVICE:
+    return l.id;
+  case CU_MEM_LOCATION_TYPE_HOST:
+  case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+  case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+    return CU_DEVICE_CPU;
+  default:
+    return CU_DEVICE_INVALID;
+  }
+}
+
+CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (CUresult r = managedRange(p, count, &a); r != CUDA_SUCCESS)
+    return r;
+  const bool needsDevice =
+      advice != CU_MEM_ADVISE_SET_READ_MOSTLY && advice != CU_MEM_ADVISE_UNSET_READ_MOSTLY;
+  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY ||
+      (needsDevice && !validLocation(device)))
+    return CUDA_ERROR_INVALID_VALUE;
+  const uint64_t bit = uint64_t(1) << (device == CU_DEVICE_CPU ? kCpuBit : device);
+  driver::memory().update(p, [&](driver::Allocation &m) {
+    switch (advice) {
+    case CU_MEM_ADVISE_SET_READ_MOSTLY:
+      m.readMostly = true;
+      break;
+    case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+      m.readMostly = false;
+      break;
+    case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+      m.preferredLocation = device;
+      break;
+    case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+      m.preferredLocation = CU_DEVICE_INVALID;
+      break;
+    case CU_MEM_ADVISE_SET_ACCESSED_BY:
+      m.accessedBy |= bit;
+      break;
+    default:
+      m.accessedBy &= ~bit;
+      break;
+    }
+  });
+  return CUDA_SUCCESS;
+}
+
+CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  driver::Allocation a;
+  if (!count || !validDevice(p, count) || !validLocation(device))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (driver::memory().find(p, count, &a) && a.managed)
+    driver::memory().update(p, [device](driver::Allocation &m) { m.lastPrefetch = device; });
+  return CUDA_SUCCESS;
+}
+
+CUmemLocationType typeOf(int device) {
+  return device == CU_DEVICE_CPU       ? CU_MEM_LOCATION_TYPE_HOST
+         : device == CU_DEVICE_INVALID ? CU_MEM_LOCATION_TYPE_INVALID
+                                       : CU_MEM_LOCATION_TYPE_DEVICE;
+}
+
+CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
+                        const driver::Allocation &a) {
+  if (!data)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto put = [&](int v) {
+    if (size != sizeof(int))
+      return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(data, &v, sizeof v);
+    return CUDA_SUCCESS;
+  };
+  switch (attr) {
+  case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+    return put(a.readMostly ? 1 : 0);
+  case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+    return put(a.preferredLocation);
+  case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+    return put(a.lastPrefetch);
+  case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+    return put(typeOf(a.preferredLocation));
+  case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: // the driver reports -1 for the host too
+    return put(a.preferredLocation);
+  case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+    return put(typeOf(a.lastPrefetch));
+  case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+    return put(a.lastPrefetch);
+  case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: { // the devices, then CU_DEVICE_INVALID to the end
+    if (size == 0 || size % sizeof(int) != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+    std::vector<int> out(size / sizeof(int), CU_DEVICE_INVALID);
+    size_t n = 0;
+    for (int d = 0; d < 64 && n < out.size(); ++d)
+      if (a.accessedBy >> d & 1)
+        out[n++] = d == kCpuBit ? CU_DEVICE_CPU : d;
+    std::memcpy(data, out.data(), size);
+    return CUDA_SUCCESS;
+  }
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult rangeOf(CUdeviceptr p, size_t count, driver::Allocation *a) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  return managedRange(p, count, a);
+}
+
+} // namespace
+
+CUresult cuMemAdvise(CUdeviceptr p, size_t count, CUmem_advise advice, CUdevice device) {
+  return advise(p, count, advice, device);
+}
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation l) {
+  return advise(p, count, advice, deviceOf(l));
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUdevice d, CUstream h) {
+  return prefetch(p, count, d, h, false);
+}
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t count, CUdevice d, CUstream h) {
+  return prefetch(p, count, d, h, true);
+}
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count, CUmemLocation l, unsigned int flags,
+                               CUstream h) {
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, false);
+}
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation l,
+                                    unsigned int flags, CUstream h) {
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, true);
+}
+
+CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
+                                CUdeviceptr devPtr, size_t count) {
+  driver::Allocation a;
+  if (CUresult r = rangeOf(devPtr, count, &a); r != CUDA_SUCCESS)
+    return r;
+  return rangeAttribute(data, dataSize, attribute, a);
+}
+
+CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
+                                 size_t numAttributes, CUdeviceptr devPtr, size_t count) {
+  if (!data || !dataSizes || !attributes || numAttributes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Allocation a;
+  if (CUresult r = rangeOf(devPtr, count, &a); r != CUDA_SUCCESS)
+    return r;
+  for (size_t i = 0; i < numAttributes; ++i)
+    if (CUresult r = rangeAttribute(data[i], dataSizes[i], attributes[i], a); r != CUDA_SUCCESS)
+      return r;
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl
