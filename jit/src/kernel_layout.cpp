@@ -121,8 +121,8 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *dim3 = llvm::ArrayType::get(i32, 3);
   // Mirrors cucpu_launch and cucpu_block of kernel_abi.h.
-  ms.launchTy = llvm::StructType::create(ctx, {dim3, dim3, ptrTy, i32, i32, ptrTy, ptrTy},
-                                         "cucpu_launch");
+  ms.launchTy =
+      llvm::StructType::create(ctx, {dim3, dim3, ptrTy, i32, i32, ptrTy, ptrTy}, "cucpu_launch");
   ms.blockTy = llvm::StructType::create(ctx, {dim3, i32, ptrTy, ptrTy}, "cucpu_block");
   const auto &dl = ms.mod->getDataLayout();
   if (dl.getStructLayout(ms.launchTy)->getElementOffset(5) != CUCPU_LAUNCH_OFFSET_ENVREG ||
@@ -145,8 +145,15 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     }
     case ptx::Space::Global:
     case ptx::Space::Const: {
-      if (v.linkage == ptx::Linkage::Extern)
-        throwUnsupported(v.loc, "external variable '" + v.name + "'");
+      if (v.linkage == ptx::Linkage::Extern) { // defined by another input of a link
+        bool defined = std::any_of(ms.ast.globals.begin(), ms.ast.globals.end(), [&](auto &o) {
+          return o.name == v.name && o.linkage != ptx::Linkage::Extern;
+        });
+        if (!defined)
+          throwUnsupported(v.loc, "external variable '" + v.name +
+                                      "' (defined in no input: link the PTX that defines it)");
+        break;
+      }
       auto bytes = v.hasInit ? initBytes(v) : std::vector<uint8_t>(varBytes(v), 0);
       auto *init = llvm::ConstantDataArray::get(ctx, bytes);
       auto *gv = new llvm::GlobalVariable(*ms.mod, init->getType(), false,

@@ -1,6 +1,7 @@
 // Entry points: module management (PTX loading with JIT options) and function lookup.
 #include "entry.h"
 #include "entry_points.h"
+#include "jit_options.h"
 
 #include "cucpu/driver/module.h"
 #include "cucpu/support/env.h"
@@ -12,44 +13,6 @@
 namespace cucpu::api::impl {
 
 namespace {
-
-CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **values,
-                         driver::LoadOptions *out) {
-  if (numOptions > 0 && (!options || !values))
-    return CUDA_ERROR_INVALID_VALUE;
-  for (unsigned i = 0; i < numOptions; ++i) {
-    void *v = values[i];
-    auto asSize = [&] { return static_cast<size_t>(reinterpret_cast<uintptr_t>(v)); };
-    switch (options[i]) {
-    case CU_JIT_ERROR_LOG_BUFFER:
-      out->errorLog = static_cast<char *>(v);
-      break;
-    case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
-      out->errorLogSize = asSize();
-      out->errorLogSizeOut = reinterpret_cast<size_t *>(&values[i]);
-      break;
-    case CU_JIT_INFO_LOG_BUFFER:
-      out->infoLog = static_cast<char *>(v);
-      break;
-    case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
-      out->infoLogSize = asSize();
-      out->infoLogSizeOut = reinterpret_cast<size_t *>(&values[i]);
-      break;
-    case CU_JIT_LOG_VERBOSE:
-      out->verbose = asSize() != 0;
-      break;
-    case CU_JIT_WALL_TIME:
-      out->wallTimeMs = reinterpret_cast<float *>(&values[i]);
-      break;
-    default:
-      // Optimisation and target hints (CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_TARGET, ...) do not
-      // change what runs on a CPU; they are accepted.
-      if (static_cast<int>(options[i]) < 0 || options[i] >= CU_JIT_NUM_OPTIONS)
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-  }
-  return CUDA_SUCCESS;
-}
 
 CUresult load(CUmodule *module, const void *image, const driver::LoadOptions &opts) {
   driver::Context *c;

@@ -2,6 +2,7 @@
 #include "cucpu/driver/module.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/link.h"
 #include "cucpu/driver/memory.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -33,14 +34,6 @@ constexpr int kDefaultSharedLimit = 48 * 1024;
 constexpr int kOptinSharedLimit = 163 * 1024;
 
 // Copies `text` into a caller's log buffer (always NUL-terminated); returns bytes written.
-size_t fillLog(char *buf, size_t size, const std::string &text) {
-  if (!buf || size == 0)
-    return 0;
-  size_t n = std::min(size - 1, text.size());
-  std::memcpy(buf, text.data(), n);
-  buf[n] = '\0';
-  return n + 1;
-}
 
 CUresult loadPtx(const char *ptx, std::string &log, std::unique_ptr<jit::Program> *out) {
   auto loaded = jit::Program::load(ptx, log);
@@ -190,6 +183,15 @@ CUresult Module::global(std::string_view name, CUdeviceptr *address, size_t *byt
   return CUDA_SUCCESS;
 }
 
+size_t fillLog(char *buf, size_t size, const std::string &text) {
+  if (!buf || size == 0)
+    return 0;
+  size_t n = std::min(size - 1, text.size());
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+  return n + 1;
+}
+
 CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out) {
   auto start = std::chrono::steady_clock::now();
   // The first four bytes decide the format; PTX text may be shorter (stop at its NUL).
@@ -200,7 +202,9 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
   std::string log;
   CUresult result = CUDA_SUCCESS;
   std::unique_ptr<jit::Program> program;
-  if (magic == 0x464c457f) { // "\x7fELF": a cubin holds GPU machine code only
+  if (std::memcmp(image, kLinkedImageMagic, sizeof kLinkedImageMagic) == 0) { // cuLinkComplete
+    result = loadPtx(static_cast<const char *>(image) + sizeof kLinkedImageMagic, log, &program);
+  } else if (magic == 0x464c457f) { // "\x7fELF": a cubin holds GPU machine code only
     log = "cucpu: the image is a cubin (GPU machine code); a CPU can only run PTX. Rebuild with "
           "PTX included, e.g. -gencode arch=compute_XX,code=compute_XX\n";
     result = CUDA_ERROR_NO_BINARY_FOR_GPU;

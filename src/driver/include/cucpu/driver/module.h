@@ -75,7 +75,12 @@ struct LoadOptions {
   size_t *infoLogSizeOut = nullptr;
 };
 
-// Loads a PTX image (NUL-terminated text) or a fat binary (wrapper or container) into `ctx`.
+// Copies `text` into a JIT log buffer of `size` bytes (truncated, NUL-terminated); returns the
+// bytes written including the NUL (0 without a buffer).
+size_t fillLog(char *buf, size_t size, const std::string &text);
+
+// Loads a PTX image (NUL-terminated text), a linked image (cuLinkComplete) or a fat binary
+// (wrapper or container) into `ctx`.
 CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Module **out);
 CUresult unloadModule(Module *m);
 

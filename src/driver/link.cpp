@@ -1,0 +1,101 @@
+// The JIT linker: PTX inputs joined into one module (device functions and variables that one
+// input declares .extern and another defines are resolved by the module's own lookup).
+#include "cucpu/driver/link.h"
+
+#include "cucpu/driver/context.h"
+#include "cucpu/jit/program.h"
+#include "cucpu/support/log.h"
+#include "fatbin.h"
+
+#include <cstring>
+#include <regex>
+#include <sstream>
+
+namespace cucpu::driver {
+
+std::string joinPtx(const std::vector<std::string> &inputs) {
+  static const std::regex header(R"(^\s*\.(version|target|address_size)\b[^\n]*)",
+                                 std::regex::multiline);
+  static const std::regex version(R"(^\s*\.version\s+(\d+)\.(\d+))", std::regex::multiline);
+  static const std::regex target(R"(^\s*\.target\s+[^\n]*)", std::regex::multiline);
+  int best = 0;
+  std::string bestVersion = "6.0", firstTarget;
+  std::ostringstream body;
+  for (const std::string &ptx : inputs) {
+    std::smatch m;
+    if (std::regex_search(ptx, m, version)) {
+      int v = std::stoi(m[1]) * 100 + std::stoi(m[2]);
+      if (v > best) {
+        best = v;
+        bestVersion = m[1].str() + "." + m[2].str();
+      }
+    }
+    if (firstTarget.empty() && std::regex_search(ptx, m, target))
+      firstTarget = m[0].str();
+    body << std::regex_replace(ptx, header, "") << "\n";
+  }
+  std::ostringstream out;
+  out << ".version " << bestVersion << "\n"
+      << (firstTarget.empty() ? ".target sm_75" : firstTarget) << "\n.address_size 64\n"
+      << body.str();
+  return out.str();
+}
+
+CUresult Linker::fail(CUresult r, const std::string &message) {
+  log::info(log::Component::Driver, "link: {}", message);
+  size_t n = fillLog(opts_.errorLog, opts_.errorLogSize, message + "\n");
+  if (opts_.errorLogSizeOut)
+    *opts_.errorLogSizeOut = n;
+  return r;
+}
+
+CUresult Linker::add(CUjitInputType type, const void *data, size_t size, const char *name) {
+  const std::string what = name && *name ? std::string(name) : std::string("input");
+  switch (type) {
+  case CU_JIT_INPUT_PTX: {
+    const char *text = static_cast<const char *>(data);
+    inputs_.emplace_back(text, strnlen(text, size));
+    return CUDA_SUCCESS;
+  }
+  case CU_JIT_INPUT_FATBINARY: {
+    std::string ptx, log;
+    Device *d = ctx_->device();
+    if (CUresult r = fatbin::extractPtx(data, d->ccMajor() * 10 + d->ccMinor(), &ptx, &log);
+        r != CUDA_SUCCESS)
+      return fail(r, what + ": " + log);
+    inputs_.push_back(std::move(ptx));
+    return CUDA_SUCCESS;
+  }
+  case CU_JIT_INPUT_CUBIN:
+    return fail(CUDA_ERROR_NO_BINARY_FOR_GPU,
+                what + ": a cubin holds GPU machine code; a CPU can only link PTX");
+  case CU_JIT_INPUT_OBJECT:
+  case CU_JIT_INPUT_LIBRARY:
+  case CU_JIT_INPUT_NVVM:
+    return fail(CUDA_ERROR_NOT_SUPPORTED,
+                what + ": host objects, libraries and NVVM IR are not linked by cucpu; pass "
+                       "their PTX or fat binaries");
+  default:
+    return fail(CUDA_ERROR_INVALID_VALUE, what + ": unknown input type");
+  }
+}
+
+CUresult Linker::complete(void **image, size_t *size) {
+  if (inputs_.empty())
+    return fail(CUDA_ERROR_INVALID_VALUE, "nothing to link");
+  std::string ptx = joinPtx(inputs_);
+  std::string log;
+  auto program = jit::Program::load(ptx, log);
+  if (!program.hasValue())
+    return fail(static_cast<CUresult>(program.error().code()), log);
+  image_.assign(kLinkedImageMagic, kLinkedImageMagic + sizeof kLinkedImageMagic);
+  image_.insert(image_.end(), ptx.begin(), ptx.end());
+  image_.push_back('\0');
+  *image = image_.data();
+  *size = image_.size();
+  if (opts_.infoLogSizeOut)
+    *opts_.infoLogSizeOut = fillLog(opts_.infoLog, opts_.infoLogSize, "");
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::driver
