@@ -48,7 +48,8 @@ trap 'rm -rf "$TMP"' EXIT
 mapfile -t SOURCES < <(
   cd "$ROOT"
   for dir in samples tests bench; do
-    [[ -d "$dir" ]] && find "$dir" -type f -name '*.cu' -print
+    # (tests/conformance has its own generator, tests/conformance/make_ptx.sh)
+    [[ -d "$dir" ]] && find "$dir" -path tests/conformance -prune -o -type f -name '*.cu' -print
   done | sort
 )
 
@@ -64,7 +65,10 @@ for src in "${SOURCES[@]}"; do
   out="$TMP/out.ptx"
   # Run from the source's directory with a relative name, so that no absolute path of this
   # checkout ends up in the output.
-  (cd "$ROOT/$(dirname "$src")" && "$NVCC" -ptx -arch="$ARCH" -o "$out" "$(basename "$src")")
+  # A source may ask for extra flags with a line "// nvcc-flags: ..." (e.g. -rdc=true).
+  flags="$(sed -n 's|^// nvcc-flags: ||p' "$ROOT/$src" | head -n 1)"
+  # shellcheck disable=SC2086
+  (cd "$ROOT/$(dirname "$src")" && "$NVCC" -ptx -arch="$ARCH" $flags -o "$out" "$(basename "$src")")
   if [[ -f "$ROOT/$ptx" ]] && cmp -s "$out" "$ROOT/$ptx"; then
     echo "up to date: $ptx"
   elif [[ $CHECK -eq 1 ]]; then
