@@ -3,6 +3,7 @@
 
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/exec/thread_pool.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
@@ -46,7 +47,18 @@ CUresult Context::limit(CUlimit which, size_t *value) const {
 
 CUresult Context::setLimit(CUlimit which, size_t value) {
   switch (which) {
-  case CU_LIMIT_STACK_SIZE:
+  case CU_LIMIT_STACK_SIZE: {
+    // Rounded up to 16 bytes, as NVIDIA's driver does; refused when the stacks of a full
+    // device's worth of threads (2048 per multiprocessor, one multiprocessor per worker) could
+    // not fit in its memory.
+    if (value > SIZE_MAX - 15)
+      return CUDA_ERROR_INVALID_VALUE;
+    value = (value + 15) & ~size_t(15);
+    const size_t threads = size_t(2048) * exec::defaultThreadCount();
+    if (value > device_->totalMemory() / threads)
+      return CUDA_ERROR_INVALID_VALUE;
+    break;
+  }
   case CU_LIMIT_PRINTF_FIFO_SIZE:
   case CU_LIMIT_MALLOC_HEAP_SIZE:
   case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
@@ -63,6 +75,12 @@ CUresult Context::setLimit(CUlimit which, size_t value) {
   std::lock_guard lk(mutex);
   limits_[which] = value;
   return CUDA_SUCCESS;
+}
+
+void Context::reserveStack(size_t bytesPerThread) {
+  std::lock_guard lk(mutex);
+  size_t &limit = limits_[CU_LIMIT_STACK_SIZE];
+  limit = std::max(limit, (bytesPerThread + 15) & ~size_t(15));
 }
 
 Context::~Context() {

@@ -123,6 +123,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   launch.dyn_shared_bytes = cfg.sharedBytes;
   launch.nthreads = static_cast<uint32_t>(nthreads);
   launch.envreg = envregs;
+  ctx->reserveStack(k.localBytesPerThread);
   size_t printfBytes = 0, heapBytes = 0;
   ctx->limit(CU_LIMIT_PRINTF_FIFO_SIZE, &printfBytes);
   ctx->limit(CU_LIMIT_MALLOC_HEAP_SIZE, &heapBytes);

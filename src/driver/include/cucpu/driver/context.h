@@ -38,6 +38,9 @@ public:
   // cuCtxSetLimit / cuCtxGetLimit: UNSUPPORTED_LIMIT for limits this driver does not have.
   CUresult limit(CUlimit which, size_t *value) const;
   CUresult setLimit(CUlimit which, size_t value);
+  // A launch needs this much local memory per thread: CU_LIMIT_STACK_SIZE grows to it, as
+  // NVIDIA's driver grows the stack for such a launch.
+  void reserveStack(size_t bytesPerThread);
   // Bytes of the device heap (device malloc) in use, against CU_LIMIT_MALLOC_HEAP_SIZE.
   std::atomic<uint64_t> &deviceHeapUsed() { return heapUsed_; }
 
