@@ -22,6 +22,10 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
+  // An external record only means something in a stream being captured into a graph, and no
+  // stream is ever capturing here.
+  if (flags & CU_EVENT_RECORD_EXTERNAL)
+    return CUDA_ERROR_ILLEGAL_STATE;
   if (!s)
     if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
       return r;
@@ -36,7 +40,7 @@ CUresult elapsed(float *ms, CUevent start, CUevent end) {
   if (CUresult r = eventOf(end, &b); r != CUDA_SUCCESS)
     return r;
   if (!ms)
-    return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_HANDLE; // what NVIDIA's driver returns (tests/gpu/record_events.cpp)
   return driver::Event::elapsed(a, b, ms);
 }
 
