@@ -7,38 +7,44 @@
 #include "cucpu/support/log.h"
 #include "fatbin.h"
 
+#include <cstdio>
 #include <cstring>
-#include <regex>
 #include <sstream>
 
 namespace cucpu::driver {
 
 std::string joinPtx(const std::vector<std::string> &inputs) {
-  static const std::regex header(R"(^\s*\.(version|target|address_size)\b[^\n]*)",
-                                 std::regex::multiline);
-  static const std::regex version(R"(^\s*\.version\s+(\d+)\.(\d+))", std::regex::multiline);
-  static const std::regex target(R"(^\s*\.target\s+[^\n]*)", std::regex::multiline);
-  int best = 0;
-  std::string bestVersion = "6.0", firstTarget;
-  std::ostringstream body;
+  int best = -1;
+  std::string version = "6.0", target;
+  std::string body;
   for (const std::string &ptx : inputs) {
-    std::smatch m;
-    if (std::regex_search(ptx, m, version)) {
-      int v = std::stoi(m[1]) * 100 + std::stoi(m[2]);
-      if (v > best) {
-        best = v;
-        bestVersion = m[1].str() + "." + m[2].str();
+    std::istringstream in(ptx);
+    for (std::string line; std::getline(in, line);) {
+      size_t at = line.find_first_not_of(" \t");
+      std::string_view text =
+          at == std::string::npos ? std::string_view() : std::string_view(line).substr(at);
+      if (text.starts_with(".version")) { // the highest one wins
+        int major = 0, minor = 0;
+        if (std::sscanf(line.c_str() + at, ".version %d.%d", &major, &minor) == 2 &&
+            major * 100 + minor > best) {
+          best = major * 100 + minor;
+          version = std::to_string(major) + "." + std::to_string(minor);
+        }
+        continue;
       }
+      if (text.starts_with(".target")) { // the first one wins
+        if (target.empty())
+          target = std::string(text);
+        continue;
+      }
+      if (text.starts_with(".address_size"))
+        continue;
+      body += line;
+      body += '\n';
     }
-    if (firstTarget.empty() && std::regex_search(ptx, m, target))
-      firstTarget = m[0].str();
-    body << std::regex_replace(ptx, header, "") << "\n";
   }
-  std::ostringstream out;
-  out << ".version " << bestVersion << "\n"
-      << (firstTarget.empty() ? ".target sm_75" : firstTarget) << "\n.address_size 64\n"
-      << body.str();
-  return out.str();
+  return ".version " + version + "\n" + (target.empty() ? ".target sm_75" : target) +
+         "\n.address_size 64\n" + body;
 }
 
 CUresult Linker::fail(CUresult r, const std::string &message) {

@@ -109,4 +109,32 @@ TEST_F(StreamsEvents, EventsOrderAndTimeStreamWork) {
   cuMemFree(p);
 }
 
+// The per-thread-default-stream entry points (what cuGetProcAddress hands out with
+// CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) put NULL-stream work on the calling thread's
+// stream, not on the legacy stream.
+TEST_F(StreamsEvents, PerThreadEntryPointsUseTheThreadsStream) {
+  void *fn = nullptr;
+  CUdriverProcAddressQueryResult q;
+  ASSERT_EQ(cuGetProcAddress("cuMemsetD32Async", &fn, 13000,
+                             CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &q),
+            CUDA_SUCCESS);
+  ASSERT_NE(fn, nullptr);
+  auto memsetPt = reinterpret_cast<CUresult (*)(CUdeviceptr, unsigned, size_t, CUstream)>(fn);
+  ASSERT_EQ(cuGetProcAddress("cuStreamQuery", &fn, 13000,
+                             CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &q),
+            CUDA_SUCCESS);
+  auto queryPt = reinterpret_cast<CUresult (*)(CUstream)>(fn);
+  CUdeviceptr p;
+  ASSERT_EQ(cuMemAlloc(&p, 1024), CUDA_SUCCESS);
+  ASSERT_EQ(memsetPt(p, 0x05050505u, 256, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(memsetPt(p + 2, 1u, 4, nullptr), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuStreamSynchronize(CU_STREAM_PER_THREAD), CUDA_SUCCESS);
+  EXPECT_EQ(queryPt(nullptr), CUDA_SUCCESS);
+  unsigned h[256];
+  ASSERT_EQ(cuMemcpyDtoH(h, p, sizeof h), CUDA_SUCCESS);
+  for (unsigned v : h)
+    ASSERT_EQ(v, 0x05050505u);
+  cuMemFree(p);
+}
+
 } // namespace
