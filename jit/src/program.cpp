@@ -12,6 +12,7 @@
 #include <chrono>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cucpu::jit {
 namespace {
@@ -29,6 +30,7 @@ struct Program::Impl {
   std::unordered_map<const KernelInfo *, BlockFn> compiled;
   // .global/.const variables: PTX name -> (LLVM symbol, bytes).
   std::unordered_map<std::string, std::pair<std::string, size_t>> globals;
+  std::unordered_set<std::string> managed; // .attribute(.managed) variables
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -94,6 +96,9 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     for (const auto &[name, gv] : ms.globals)
       impl->globals[name] = {gv->getName().str(),
                              modules[0]->getDataLayout().getTypeAllocSize(gv->getValueType())};
+    for (const auto &v : parsed.module.globals)
+      if (v.managed)
+        impl->managed.insert(v.name);
     for (const auto &fn : parsed.module.functions) {
       if (!fn.isEntry || !fn.hasBody)
         continue;
@@ -205,6 +210,10 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel) {
                  std::chrono::steady_clock::now() - start)
                  .count());
   return fn;
+}
+
+bool Program::isManaged(std::string_view name) const {
+  return impl_->managed.count(std::string(name)) != 0;
 }
 
 Expected<std::pair<void *, size_t>> Program::global(std::string_view name) {

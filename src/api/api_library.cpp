@@ -85,7 +85,8 @@ CUresult currentModule(driver::Library *lib, driver::Module **m) {
   return lib->module(c, m);
 }
 
-CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name,
+                bool managed = false) {
   driver::Library *lib;
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
@@ -94,7 +95,7 @@ CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char 
   driver::Module *m;
   if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
     return r;
-  return m->global(name, dptr, bytes);
+  return managed ? m->managedGlobal(name, dptr, bytes) : m->global(name, dptr, bytes);
 }
 
 } // namespace
@@ -188,15 +189,14 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
-                            const char *name) {
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
   return global(dptr, bytes, library, name);
 }
 
 // Managed variables live in host memory like every other global on a CPU device.
 CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
                              const char *name) {
-  return global(dptr, bytes, library, name);
+  return global(dptr, bytes, library, name, /*managed=*/true);
 }
 
 // Unified functions (callable from host and device) do not exist in PTX that cucpu loads.
@@ -219,8 +219,7 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel,
-                              CUdevice dev) {
+CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
   driver::Context *c;
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
@@ -234,8 +233,7 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
   return f->attribute(attrib, pi);
 }
 
-CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel,
-                              CUdevice dev) {
+CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev) {
   driver::Kernel *k;
   if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
     return r;

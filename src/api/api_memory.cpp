@@ -103,10 +103,12 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
-  if (!free || !total)
-    return CUDA_ERROR_INVALID_VALUE;
-  *total = c->device()->totalMemory();
-  *free = *total - std::min(*total, driver::memory().used());
+  // Either pointer may be null (the driver fills in the other one).
+  const size_t capacity = c->device()->totalMemory();
+  if (total)
+    *total = capacity;
+  if (free)
+    *free = capacity - std::min(capacity, driver::memory().used());
   return CUDA_SUCCESS;
 }
 

@@ -164,6 +164,10 @@ Function *Module::function(std::string_view name) {
   return nullptr;
 }
 
+CUresult Module::managedGlobal(std::string_view name, CUdeviceptr *address, size_t *bytes) {
+  return program_->isManaged(name) ? global(name, address, bytes) : CUDA_ERROR_NOT_FOUND;
+}
+
 CUresult Module::global(std::string_view name, CUdeviceptr *address, size_t *bytes) {
   auto g = program_->global(name);
   if (!g)
@@ -202,7 +206,9 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
   std::string log;
   CUresult result = CUDA_SUCCESS;
   std::unique_ptr<jit::Program> program;
-  if (std::memcmp(image, kLinkedImageMagic, sizeof kLinkedImageMagic) == 0) { // cuLinkComplete
+  // (strncmp stops at a PTX text's NUL: a short image is never read past its end.)
+  if (std::strncmp(static_cast<const char *>(image), kLinkedImageMagic,
+                   sizeof kLinkedImageMagic) == 0) { // cuLinkComplete
     result = loadPtx(static_cast<const char *>(image) + sizeof kLinkedImageMagic, log, &program);
   } else if (magic == 0x464c457f) { // "\x7fELF": a cubin holds GPU machine code only
     log = "cucpu: the image is a cubin (GPU machine code); a CPU can only run PTX. Rebuild with "

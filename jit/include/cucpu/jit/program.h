@@ -58,6 +58,8 @@ public:
   // The address and size in bytes of a module-scope .global or .const variable (initialised as
   // the PTX says); CUDA_ERROR_NOT_FOUND (500) when the module has no such variable.
   Expected<std::pair<void *, size_t>> global(std::string_view name);
+  // Whether a module-scope variable is declared .attribute(.managed) (__managed__).
+  bool isManaged(std::string_view name) const;
 
   // What the PTX tool shows of one kernel: its LLVM IR as lowered, the IR after the optimisation
   // pipeline, or the native assembly. Lowers the kernel afresh; loads nothing into the JIT.

@@ -55,6 +55,8 @@ public:
   const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
   // A .global or .const variable: NOT_FOUND when the module has none of that name.
   CUresult global(std::string_view name, CUdeviceptr *address, size_t *bytes);
+  // The same for a __managed__ variable (NOT_FOUND for any other).
+  CUresult managedGlobal(std::string_view name, CUdeviceptr *address, size_t *bytes);
 
 private:
   Context *ctx_;
