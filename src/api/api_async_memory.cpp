@@ -63,8 +63,12 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!dptr || bytes == 0)
+  if (!dptr)
     return CUDA_ERROR_INVALID_VALUE;
+  if (bytes == 0) { // as NVIDIA's driver: nothing allocated, no error
+    *dptr = 0;
+    return CUDA_SUCCESS;
+  }
   // The device's default pool hands out memory at once; it is usable in stream order.
   return driver::memory().allocate(c, bytes, dptr);
 }
@@ -74,6 +78,8 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
+  if (dptr == 0) // freeing nothing is allowed, as with the driver
+    return CUDA_SUCCESS;
   if (!validDevice(dptr, 1))
     return CUDA_ERROR_INVALID_VALUE;
   return submit(c, s, [dptr] { driver::memory().free(dptr); });

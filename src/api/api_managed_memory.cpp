@@ -40,7 +40,9 @@ int deviceOf(const CUmemLocation &l) {
   }
 }
 
-CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
+// A bad device is INVALID_DEVICE through the CUdevice (v1) entry points and INVALID_VALUE
+// through the CUmemLocation ones, as NVIDIA's driver answers.
+CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device, bool location) {
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
@@ -49,9 +51,10 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
     return r;
   const bool needsDevice =
       advice != CU_MEM_ADVISE_SET_READ_MOSTLY && advice != CU_MEM_ADVISE_UNSET_READ_MOSTLY;
-  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY ||
-      (needsDevice && !validLocation(device)))
+  if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
     return CUDA_ERROR_INVALID_VALUE;
+  if (needsDevice && !validLocation(device))
+    return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
   const uint64_t bit = uint64_t(1) << (device == CU_DEVICE_CPU ? kCpuBit : device);
   driver::memory().update(p, [&](driver::Allocation &m) {
     switch (advice) {
@@ -78,14 +81,17 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
   return CUDA_SUCCESS;
 }
 
-CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perThread) {
+CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perThread,
+                  bool location = false) {
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   driver::Allocation a;
-  if (!count || !validDevice(p, count) || !validLocation(device))
+  if (!count || !validDevice(p, count))
     return CUDA_ERROR_INVALID_VALUE;
+  if (!validLocation(device))
+    return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
   if (driver::memory().find(p, count, &a) && a.managed)
     driver::memory().update(p, [device](driver::Allocation &m) { m.lastPrefetch = device; });
   return CUDA_SUCCESS;
@@ -148,10 +154,10 @@ CUresult rangeOf(CUdeviceptr p, size_t count, driver::Allocation *a) {
 } // namespace
 
 CUresult cuMemAdvise(CUdeviceptr p, size_t count, CUmem_advise advice, CUdevice device) {
-  return advise(p, count, advice, device);
+  return advise(p, count, advice, device, false);
 }
 CUresult cuMemAdvise_v2(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation l) {
-  return advise(p, count, advice, deviceOf(l));
+  return advise(p, count, advice, deviceOf(l), true);
 }
 
 CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUdevice d, CUstream h) {
@@ -162,11 +168,11 @@ CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr p, size_t count, CUdevice d, CUstre
 }
 CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t count, CUmemLocation l, unsigned int flags,
                                CUstream h) {
-  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, false);
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, false, true);
 }
 CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr p, size_t count, CUmemLocation l,
                                     unsigned int flags, CUstream h) {
-  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, true);
+  return flags ? CUDA_ERROR_INVALID_VALUE : prefetch(p, count, deviceOf(l), h, true, true);
 }
 
 CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
