@@ -12,6 +12,12 @@ CUresult eventOf(CUevent h, driver::Event **out) {
   return driver::isLiveEvent(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
+// A kernel fault in the current context is reported by event calls too, as on a GPU.
+CUresult currentSticky() {
+  driver::Context *c = driver::current();
+  return c ? c->stickyError() : CUDA_SUCCESS;
+}
+
 CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   driver::Event *e;
   if (CUresult r = eventOf(h, &e); r != CUDA_SUCCESS)
@@ -83,6 +89,8 @@ CUresult cuEventQuery(CUevent hEvent) {
   driver::Event *e;
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
     return r;
+  if (CUresult r = currentSticky(); r != CUDA_SUCCESS)
+    return r;
   return e->complete() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
@@ -91,7 +99,7 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
     return r;
   e->synchronize();
-  return CUDA_SUCCESS;
+  return currentSticky();
 }
 
 CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {

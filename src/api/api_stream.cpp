@@ -25,8 +25,16 @@ CUresult synchronize(CUstream h, bool perThread) {
 CUresult query(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
-  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+  // A created stream names its own context: it may be queried while another one is current.
+  if (auto *own = reinterpret_cast<driver::Stream *>(h);
+      h && h != CU_STREAM_LEGACY && h != CU_STREAM_PER_THREAD && driver::isLiveStream(own)) {
+    if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+      return r;
+    c = own->context();
+    s = own;
+  } else if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS) {
     return r;
+  }
   if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
     return e;
   return !s || s->idle() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -256,8 +264,8 @@ CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
   driver::Stream *d, *s;
   if (CUresult r = contextAndStream(dst, pt, &c, &d); r != CUDA_SUCCESS)
     return r;
-  if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS)
-    return r;
+  if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS) // (of another context: a bad value)
+    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_ERROR_INVALID_VALUE : r;
   storeAttributes(c, d, attributesOf(c, s));
   return CUDA_SUCCESS;
 }
