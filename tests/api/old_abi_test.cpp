@@ -120,4 +120,71 @@ TEST_F(OldAbi, StreamOrderedMisuse) {
   cuMemFree(p);
 }
 
+// The first context-management ABI (before the _v2 symbols): the documented behaviour. (NVIDIA's
+// current driver answers CUDA_ERROR_OUT_OF_MEMORY to the v1 cuCtxCreate; its argument checks
+// are the ones asserted here.)
+TEST_F(OldAbi, LegacyContextCallsV1) {
+  auto create = sym<CUresult (*)(CUcontext *, unsigned, CUdevice)>("cuCtxCreate");
+  auto destroy = sym<CUresult (*)(CUcontext)>("cuCtxDestroy");
+  auto push = sym<CUresult (*)(CUcontext)>("cuCtxPushCurrent");
+  auto pop = sym<CUresult (*)(CUcontext *)>("cuCtxPopCurrent");
+  ASSERT_TRUE(create && destroy && push && pop);
+  EXPECT_EQ(create(nullptr, 0, 0), CUDA_ERROR_INVALID_VALUE);
+  CUcontext c1 = nullptr, popped = nullptr;
+  EXPECT_EQ(create(&c1, 0, 99), CUDA_ERROR_INVALID_DEVICE);
+  ASSERT_EQ(create(&c1, 0, 0), CUDA_SUCCESS);
+  ASSERT_EQ(pop(&popped), CUDA_SUCCESS);
+  EXPECT_EQ(popped, c1);
+  EXPECT_EQ(push(nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(push(c1), CUDA_SUCCESS);
+  EXPECT_EQ(destroy(nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(destroy(c1), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+}
+
+// Capture queries and unified functions: their documented errors.
+TEST_F(OldAbi, CaptureQueriesWithoutAContextAndUnifiedFunctions) {
+  CUcontext popped;
+  ASSERT_EQ(cuCtxPopCurrent(&popped), CUDA_SUCCESS);
+  CUstreamCaptureStatus st;
+  EXPECT_EQ(cuStreamIsCapturing(nullptr, &st), CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT_EQ(cuStreamGetCaptureInfo(nullptr, &st, nullptr, nullptr, nullptr, nullptr, nullptr),
+            CUDA_ERROR_INVALID_CONTEXT);
+  ASSERT_EQ(cuCtxPushCurrent(popped), CUDA_SUCCESS);
+  const char ptx[] = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                     ".visible .entry k() { ret; }\n";
+  CUlibrary lib;
+  ASSERT_EQ(cuLibraryLoadData(&lib, ptx, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+  void *fp = nullptr;
+  // PTX has no functions callable from both host and device.
+  EXPECT_EQ(cuLibraryGetUnifiedFunction(&fp, lib, "k"), CUDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(cuLibraryGetUnifiedFunction(nullptr, lib, "k"), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLibraryGetUnifiedFunction(&fp, nullptr, "k"), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
+// cuEventElapsedTime v1 and cuStreamGetCaptureInfo v2, which cuda.h no longer names.
+TEST_F(OldAbi, ElapsedTimeV1AndCaptureInfoV2) {
+  auto elapsed = sym<CUresult (*)(float *, CUevent, CUevent)>("cuEventElapsedTime");
+  auto info2 = sym<CUresult (*)(CUstream, CUstreamCaptureStatus *, cuuint64_t *, CUgraph *,
+                                const CUgraphNode **, size_t *)>("cuStreamGetCaptureInfo_v2");
+  ASSERT_TRUE(elapsed && info2);
+  CUevent a, b;
+  ASSERT_EQ(cuEventCreate(&a, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventCreate(&b, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(a, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(b, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(b), CUDA_SUCCESS);
+  float ms = -1;
+  EXPECT_EQ(elapsed(&ms, a, b), CUDA_SUCCESS);
+  EXPECT_GE(ms, 0.0f);
+  EXPECT_EQ(elapsed(nullptr, a, b), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(elapsed(&ms, nullptr, b), CUDA_ERROR_INVALID_HANDLE);
+  CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  EXPECT_EQ(info2(s, &st, nullptr, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(st, CU_STREAM_CAPTURE_STATUS_NONE);
+  cuEventDestroy(a);
+  cuEventDestroy(b);
+}
+
 } // namespace
