@@ -54,6 +54,15 @@ ptx::Instruction KernelLowering::loopBarrier(const ptx::SourceLoc &loc) const {
   return in;
 }
 
+std::vector<std::vector<KernelLowering::RegDef>> KernelLowering::regDefs() const {
+  std::vector<std::vector<RegDef>> defs(regs_.size());
+  for (size_t bi = 0; bi < blocks_.size(); ++bi)
+    for (size_t k = 0; k < blocks_[bi].instrs.size(); ++k)
+      for (int d : regOperands(blocks_[bi].instrs[k], true))
+        defs[d].push_back({&blocks_[bi].instrs[k], blocks_[bi].flatIndex[k], int(bi)});
+  return defs;
+}
+
 int KernelLowering::addRegister(const std::string &name, ptx::Type type) {
   RegInfo ri;
   ri.type = type;
@@ -68,21 +77,13 @@ int KernelLowering::addRegister(const std::string &name, ptx::Type type) {
 // addends through a chain of adds) becomes a recomputable base plus a uniform offset, so that
 // addresses built from it stay visibly contiguous across threads. Every read of r reads a fresh
 // `base + offset`; the step adds the chain's addends to the offset.
-bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLoop) {
-  struct Def {
-    const ptx::Instruction *in;
-    size_t at;
-    bool inLoop;
-  };
-  std::vector<std::vector<Def>> defs(regs_.size());
-  for (size_t bi = 0; bi < blocks_.size(); ++bi)
-    for (size_t k = 0; k < blocks_[bi].instrs.size(); ++k)
-      for (int d : regOperands(blocks_[bi].instrs[k], true))
-        defs[d].push_back({&blocks_[bi].instrs[k], blocks_[bi].flatIndex[k], inLoop[bi]});
-  if (defs[r].size() != 2 || defs[r][0].inLoop == defs[r][1].inLoop)
+bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLoop,
+                                            const std::vector<std::vector<RegDef>> &defs) {
+  if (defs[r].size() != 2 || inLoop[defs[r][0].block] == inLoop[defs[r][1].block])
     return false;
-  const Def &initDef = defs[r][0].inLoop ? defs[r][1] : defs[r][0];
-  const Def &stepDef = defs[r][0].inLoop ? defs[r][0] : defs[r][1];
+  const bool firstInLoop = inLoop[defs[r][0].block];
+  const RegDef &initDef = firstInLoop ? defs[r][1] : defs[r][0];
+  const RegDef &stepDef = firstInLoop ? defs[r][0] : defs[r][1];
   const ptx::Instruction *init = initDef.in, *step = stepDef.in;
   const size_t initAt = initDef.at, stepAt = stepDef.at;
   if (!isIntAdd(*init) || !isIntAdd(*step) || initAt == SIZE_MAX || stepAt == SIZE_MAX ||
@@ -104,8 +105,8 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
       return true;
     if (id < 0 || varying_[id])
       return false;
-    for (const Def &d : defs[id])
-      if (d.inLoop)
+    for (const RegDef &d : defs[id])
+      if (inLoop[d.block])
         return false;
     return true;
   };
@@ -122,7 +123,7 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
     int y = regId(o[1]);
     if (y == r)
       break;
-    if (y < 0 || defs[y].size() != 1 || !defs[y][0].inLoop || !isIntAdd(*defs[y][0].in) ||
+    if (y < 0 || defs[y].size() != 1 || !inLoop[defs[y][0].block] || !isIntAdd(*defs[y][0].in) ||
         defs[y][0].in->types[0] != step->types[0])
       return false;
     link = defs[y][0].in;
@@ -247,10 +248,11 @@ void KernelLowering::addLoopBarriers() {
   }
   if (!heads.empty()) {
     int split = 0;
+    auto defs = regDefs();
     for (const auto &[h, inLoop] : loops)
       for (size_t r = 0; r < regs_.size(); ++r)
         if (varying_[r] && !ptx::isFloat(regs_[r].type) && regs_[r].type != ptx::Type::Pred &&
-            splitInductionVariable(static_cast<int>(r), inLoop)) {
+            splitInductionVariable(static_cast<int>(r), inLoop, defs)) {
           ++split;
           formBlocks({}); // block contents changed: refresh before the next candidate
           buildBlocks();
@@ -258,6 +260,7 @@ void KernelLowering::addLoopBarriers() {
             ri.rematDef = nullptr;
           findRematerializable();
           findUniform(!anySync);
+          defs = regDefs();
         }
     formBlocks(heads);
     buildBlocks();

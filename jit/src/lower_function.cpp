@@ -925,8 +925,8 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   b.CreateStore(b.getInt32(0), carry_);
   if (barrierCounts_)
     for (unsigned k = 0; k < kNamedBarriers; ++k)
-      b.CreateStore(b.getInt32(0), b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(),
-                                                        barrierCounts_, 0, k));
+      b.CreateStore(b.getInt32(0),
+                    b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(), barrierCounts_, 0, k));
   {
     BasicBlock *body = b.GetInsertBlock();
     b.SetInsertPoint(blockEnd_);
@@ -951,13 +951,14 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     emitWarpScheduler();
     return;
   }
-  for (auto &r : regions_) {
-    r.pre = BasicBlock::Create(ctx, "region.pre", f_);
-    r.preAll = BasicBlock::Create(ctx, "region.all", f_);
+  // Every region has an unmasked entry; after the first (where every thread starts) a masked one
+  // too, when threads can wait apart.
+  for (size_t r = 0; r < regions_.size(); ++r) {
+    regions_[r].preAll = BasicBlock::Create(ctx, "region.all", f_);
+    if (r > 0 && maskedCopies_)
+      regions_[r].pre = BasicBlock::Create(ctx, "region.pre", f_);
   }
   b.CreateBr(regions_[0].preAll);
-  regions_[0].pre->eraseFromParent(); // every thread starts in region 0
-  regions_[0].pre = nullptr;
   if (regions_.size() > 1)
     dispatch_ = BasicBlock::Create(ctx, "dispatch", f_);
   emitRegion(0, true);
@@ -965,8 +966,6 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     emitRegion(static_cast<int>(r), true);
     if (maskedCopies_)
       emitRegion(static_cast<int>(r), false);
-    else
-      regions_[r].pre->eraseFromParent();
   }
   if (dispatch_)
     emitDispatch();

@@ -119,9 +119,9 @@ private:
     std::vector<uint64_t> use, def, liveIn, liveOut;
   };
   struct Region {
-    int entryBlock = 0;    // the sync block that starts it (the entry block for region 0)
-    bool warp = false;     // entered at a warp-level sync point rather than a block barrier
-    bool implicit = false; // a loop head's implicit barrier: masked copies run through it
+    int entryBlock = 0;     // the sync block that starts it (the entry block for region 0)
+    bool warp = false;      // entered at a warp-level sync point rather than a block barrier
+    bool implicit = false;  // a loop head's implicit barrier: masked copies run through it
     uint32_t barrierId = 0; // bar.sync a, b: the named barrier a ...
     uint32_t count = 0;     // ... and its thread count b (0: every thread of the block)
     llvm::BasicBlock *pre = nullptr;    // entry when only some threads resume here
@@ -136,7 +136,14 @@ private:
   // the whole loop.
   void addLoopBarriers();
   ptx::Instruction loopBarrier(const ptx::SourceLoc &loc) const;
-  bool splitInductionVariable(int reg, const std::vector<bool> &inLoop);
+  struct RegDef { // an instruction writing a register
+    const ptx::Instruction *in;
+    size_t at; // its statement in flat_
+    int block;
+  };
+  std::vector<std::vector<RegDef>> regDefs() const; // per register
+  bool splitInductionVariable(int reg, const std::vector<bool> &inLoop,
+                              const std::vector<std::vector<RegDef>> &defs);
   int addRegister(const std::string &name, ptx::Type type);
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
@@ -201,9 +208,9 @@ private:
   std::unordered_map<std::string, ptx::Type> localTypes_;   // element type of .local/.param vars
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared
   std::unordered_map<std::string, uint32_t> paramOffsets_;
-  bool maskedCopies_ = true; // block mode: regions also get a copy for some threads only
+  bool maskedCopies_ = true;   // block mode: regions also get a copy for some threads only
   bool namedBarriers_ = false; // has bar.sync with a thread count or bar.arrive
-  bool warpMode_ = false;    // has warp-level sync points: per-thread resume states
+  bool warpMode_ = false;      // has warp-level sync points: per-thread resume states
   // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
   uint32_t crossBytes_ = 0; // slabs of registers live across sync points
   uint32_t stateOff_ = 0;   // i32 per thread: the region it resumes at, or kExited

@@ -32,7 +32,7 @@ template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstre
     return r;
   if (n == 0)
     return CUDA_SUCCESS;
-  if (n > SIZE_MAX / sizeof(T) || dst % sizeof(T) != 0 || !validDevice(dst, n * sizeof(T)))
+  if (!validElements(dst, sizeof(T), n))
     return CUDA_ERROR_INVALID_VALUE;
   return submit(c, s, [dst, value, n] { std::fill_n(static_cast<T *>(hostPtr(dst)), n, value); });
 }
@@ -47,10 +47,7 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
     return r;
   if (width == 0 || height == 0)
     return CUDA_SUCCESS;
-  if (width > SIZE_MAX / sizeof(T) || (height > 1 && pitch < width * sizeof(T)) ||
-      dst % sizeof(T) != 0 || pitch % sizeof(T) != 0 ||
-      (height - 1) > (SIZE_MAX - width * sizeof(T)) / std::max<size_t>(pitch, 1) ||
-      !validDevice(dst, (height - 1) * pitch + width * sizeof(T)))
+  if (!validRows(dst, pitch, sizeof(T), width, height))
     return CUDA_ERROR_INVALID_VALUE;
   return submit(c, s, [dst, pitch, value, width, height] {
     for (size_t y = 0; y < height; ++y)

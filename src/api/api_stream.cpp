@@ -26,8 +26,7 @@ CUresult query(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
   // A created stream names its own context: it may be queried while another one is current.
-  if (auto *own = reinterpret_cast<driver::Stream *>(h);
-      h && h != CU_STREAM_LEGACY && h != CU_STREAM_PER_THREAD && driver::isLiveStream(own)) {
+  if (auto *own = reinterpret_cast<driver::Stream *>(h); driver::isLiveStream(own)) {
     if (CUresult r = requireInit(); r != CUDA_SUCCESS)
       return r;
     c = own->context();

@@ -5,6 +5,9 @@
 
 #include <cuda.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace cucpu::api {
 
 // [p, p + bytes) lies inside one live allocation (device memory or page-locked host memory).
@@ -32,6 +35,20 @@ inline bool valid(CUdeviceptr p, size_t bytes, Side side) {
     return validUnified(p, bytes);
   }
   return false;
+}
+
+// n elements of `size` bytes at p: aligned to the element and inside one allocation.
+inline bool validElements(CUdeviceptr p, size_t size, size_t n) {
+  return n <= SIZE_MAX / size && p % size == 0 && validDevice(p, n * size);
+}
+
+// `height` rows of `width` elements of `size` bytes, `pitch` bytes apart (width and height not 0),
+// aligned to the element and inside one allocation.
+inline bool validRows(CUdeviceptr p, size_t pitch, size_t size, size_t width, size_t height) {
+  return width <= SIZE_MAX / size && (height == 1 || pitch >= width * size) && p % size == 0 &&
+         pitch % size == 0 &&
+         (height - 1) <= (SIZE_MAX - width * size) / std::max<size_t>(pitch, 1) &&
+         validDevice(p, (height - 1) * pitch + width * size);
 }
 
 inline void *hostPtr(CUdeviceptr p) { return reinterpret_cast<void *>(static_cast<uintptr_t>(p)); }

@@ -1,26 +1,15 @@
 // Prints the CUresult NVIDIA's driver returns for API misuse, to compare cucpu's error paths
 // with the real driver. Usage: record_errors <kernels.ptx>
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-60s ", #x);                                                                     \
-    std::fflush(stdout); /* the real driver may crash on a call: keep what came before */         \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string ptx = ss.str();
+  std::string ptx = readFile(argv[1]);
   int n = 0, v = 0;
   CUdevice d = 0;
   CUcontext c = nullptr, c2 = nullptr;
@@ -69,7 +58,8 @@ int main(int argc, char **argv) {
   SHOW(cuMemGetInfo(nullptr, nullptr));
   SHOW(cuModuleLoadData(&m, ""));
   SHOW(cuModuleLoadData(&m, "\x01\x02garbage{{{"));
-  SHOW(cuModuleLoadData(&m, "\x7f" "ELF\x02\x01\x01"));
+  SHOW(cuModuleLoadData(&m, "\x7f"
+                            "ELF\x02\x01\x01"));
   SHOW(cuModuleLoad(&m, "/nonexistent/k.ptx"));
   SHOW(cuModuleLoadData(nullptr, ptx.c_str()));
   SHOW(cuModuleLoadData(&m, ptx.c_str()));

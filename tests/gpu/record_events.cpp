@@ -1,16 +1,10 @@
 // Prints NVIDIA's driver's answers for stream and event calls (success and misuse), to compare
 // with cucpu's: tests/api/streams_events_test.cpp asserts the same codes.
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-72s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 int main() {
   CUcontext c;

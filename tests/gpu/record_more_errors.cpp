@@ -1,29 +1,18 @@
 // Prints NVIDIA's driver's codes for the misuse of library, kernel, memory, occupancy, callback
 // and context calls that tests/api/more_errors_test.cpp checks in cucpu.
 // Usage: record_more_errors tests/api/errors/counter.ptx
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-84s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 static void CUDA_CB callback(CUstream, CUresult, void *) {}
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string ptx = ss.str();
+  std::string ptx = readFile(argv[1]);
   CUcontext c;
   CUlibrary lib = nullptr;
   CUkernel k = nullptr, ks[4] = {};

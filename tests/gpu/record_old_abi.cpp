@@ -1,18 +1,12 @@
 // Prints NVIDIA's driver's codes for the first ABI versions of entry points that cuda.h now maps
 // to newer ones (called through dlsym), and for the last misuse cases tests/api checks:
 // tests/api/old_abi_test.cpp asserts the same codes in cucpu.
+#include "record.h"
+
 #include <cuda.h>
 #include <dlfcn.h>
 
 #include <cstdio>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-80s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 template <typename F> F sym(const char *name) {
   static void *lib = dlopen("libcuda.so.1", RTLD_NOW);

@@ -1,26 +1,16 @@
 // Prints how NVIDIA's driver treats CU_LIMIT_STACK_SIZE: its default, the values it accepts,
 // and what a launch of a kernel with 4 KiB of local memory per thread does to it.
 // Usage: record_stack tests/api/stack/big_local.ptx
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-64s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-  } while (0)
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string ptx = ss.str();
+  std::string ptx = readFile(argv[1]);
   CUcontext c;
   CUmodule m;
   CUfunction fn;

@@ -2,27 +2,16 @@
 // checks: calls without a current context, out-of-range stream-ordered operations, a stream of
 // another context, and stream/event calls after a kernel trapped (the sticky error).
 // Usage: record_sticky tests/e2e/faults_kernels.ptx
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-72s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string ptx = ss.str();
+  std::string ptx = readFile(argv[1]);
   CUcontext c, other, popped;
   CUstream s, so;
   CUevent e;

@@ -1,18 +1,12 @@
 // Prints what NVIDIA's driver answers for stream attributes, capture queries, managed-memory
 // attachment and asynchronous 2D operations, to compare cucpu's answers with the real driver.
+#include "record.h"
+
 #include <cuda.h>
 
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
-
-#define SHOW(x)                                                                                    \
-  do {                                                                                             \
-    std::printf("%-72s ", #x);                                                                     \
-    std::fflush(stdout);                                                                           \
-    std::printf("%d\n", static_cast<int>(x));                                                      \
-    std::fflush(stdout);                                                                           \
-  } while (0)
 
 int main() {
   CUdevice d;
@@ -74,8 +68,8 @@ int main() {
   SHOW(cuStreamIsCapturing(nullptr, &st));
 
   SHOW(cuStreamGetCaptureInfo_v3(s, &st, &id, &g, &deps, &edges, &nd));
-  std::printf("v3: status %d id %llu graph %p deps %p edges %p n %zu\n", st,
-              (unsigned long long)id, (void *)g, (const void *)deps, (const void *)edges, nd);
+  std::printf("v3: status %d id %llu graph %p deps %p edges %p n %zu\n", st, (unsigned long long)id,
+              (void *)g, (const void *)deps, (const void *)edges, nd);
 
   SHOW(cuStreamGetCaptureInfo_v3(nullptr, &st, nullptr, nullptr, nullptr, nullptr, nullptr));
   // Managed memory attachment.
