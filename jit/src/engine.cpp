@@ -6,6 +6,8 @@
 #include "cucpu/support/log.h"
 #include "pointer_rewrite.h"
 
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
@@ -55,6 +57,7 @@ struct Engine {
   std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo;
   std::mutex optMutex;
   std::string error;
+  std::string identity;
 
   Engine() {
     llvm::InitializeNativeTarget();
@@ -71,6 +74,8 @@ struct Engine {
       return;
     }
     tm = std::move(*tmOrErr);
+    identity = std::string("LLVM " LLVM_VERSION_STRING " ") + tm->getTargetTriple().str() + " " +
+               tm->getTargetCPU().str() + " " + tm->getTargetFeatureString().str();
     auto j = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
     if (!j) {
       error = llvm::toString(j.takeError());
@@ -110,6 +115,22 @@ struct Engine {
 
   void optimize(llvm::Module &m) {
     std::lock_guard lk(optMutex);
+    optimizeLocked(m);
+  }
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile(llvm::Module &m) {
+    std::lock_guard lk(optMutex);
+    optimizeLocked(m);
+    auto start = std::chrono::steady_clock::now();
+    auto obj = llvm::orc::SimpleCompiler(*tm)(m);
+    log::debug(log::Component::Jit, "generated code for {} in {} us", m.getModuleIdentifier(),
+               std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - start)
+                   .count());
+    return obj;
+  }
+
+  void optimizeLocked(llvm::Module &m) {
     auto start = std::chrono::steady_clock::now();
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -169,6 +190,12 @@ llvm::orc::LLJIT *engine(std::string *error) {
 }
 
 void optimizeModule(llvm::Module &m) { theEngine().optimize(m); }
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compileObject(llvm::Module &m) {
+  return theEngine().compile(m);
+}
+
+const std::string &targetIdentity() { return theEngine().identity; }
 
 std::string assembly(llvm::Module &m) {
   Engine &e = theEngine();

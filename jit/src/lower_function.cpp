@@ -2,6 +2,7 @@
 // thread indices between barriers (continuation-based regions), with registers live across a
 // barrier kept in per-thread context arrays.
 #include "lowering.h"
+#include "block_shape.h"
 
 #include "pointer_rewrite.h"
 
@@ -874,6 +875,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   for (unsigned d = 0; d < 3; ++d) {
     nctaid_[d] = loadField(launch_, ms.launchTy, 0, d, i32, "nctaid");
     ntid_[d] = loadField(launch_, ms.launchTy, 1, d, i32, "ntid");
+    llvm::cast<llvm::Instruction>(ntid_[d])->setMetadata(kBlockDimMetadata, blockDimTag(ctx, d));
     firstCtaid[d] = loadField(blockArg_, ms.blockTy, 0, d, i32, "ctaid");
   }
   Value *more = loadField(blockArg_, ms.blockTy, 1, 0, i32, "more");
@@ -891,6 +893,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   }
   dynShared_ = loadField(launch_, ms.launchTy, 3, 0, i32, "dynsmem");
   nthreads_ = loadField(launch_, ms.launchTy, 4, 0, i32, "nthreads");
+  llvm::cast<llvm::Instruction>(nthreads_)->setMetadata(kBlockDimMetadata, blockDimTag(ctx, 3));
   envreg_ = loadField(launch_, ms.launchTy, 5, 0, ptrTy, "envreg");
   services_ = loadField(launch_, ms.launchTy, 6, 0, ptrTy, "services");
   sharedBase_ = loadField(blockArg_, ms.blockTy, 2, 0, ptrTy, "shared");

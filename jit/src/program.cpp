@@ -1,11 +1,16 @@
 // Program: parse PTX, lower every kernel of the module, hand the IR to ORC, look kernels up.
 #include "cucpu/jit/program.h"
 
+#include "block_shape.h"
+#include "code_cache.h"
 #include "cucpu/support/log.h"
 #include "engine.h"
 #include "lowering.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
@@ -19,15 +24,28 @@ namespace {
 constexpr int kCudaErrorInvalidPtx = 218;
 constexpr int kCudaErrorJitCompilerNotFound = 221; // the host JIT could not start
 constexpr int kCudaErrorInvalidImage = 200;
+// Symbols carry no program number: each program has a JITDylib of its own, so the same PTX
+// lowers to the same IR in every process and its cached objects link anywhere.
+constexpr const char *kSymbolPrefix = "cucpu.";
+// Shapes compiled per kernel before further shapes share one unspecialised function.
+constexpr size_t kMaxShapesPerKernel = 8;
 std::atomic<uint64_t> nextProgramId{1};
+
+// One compiled form of a kernel: for one block shape, or for any ({0, 0, 0}).
+struct Compiled {
+  uint32_t block[3];
+  BlockFn fn;
+};
 } // namespace
 
 struct Program::Impl {
   std::vector<KernelInfo> kernels;
   std::vector<std::string> llvmNames; // parallel to kernels
-  llvm::orc::ResourceTrackerSP tracker;
+  llvm::orc::ThreadSafeContext tsc;
+  std::vector<std::unique_ptr<llvm::Module>> kernelModules; // lowered IR, parallel to kernels
+  llvm::orc::JITDylib *dylib = nullptr;
   std::mutex mutex;
-  std::unordered_map<const KernelInfo *, BlockFn> compiled;
+  std::vector<std::vector<Compiled>> compiled; // parallel to kernels
   // .global/.const variables: PTX name -> (LLVM symbol, bytes).
   std::unordered_map<std::string, std::pair<std::string, size_t>> globals;
   std::unordered_set<std::string> managed; // .attribute(.managed) variables
@@ -36,8 +54,8 @@ struct Program::Impl {
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Program::~Program() {
-  if (impl_->tracker)
-    if (auto err = impl_->tracker->remove())
+  if (impl_->dylib)
+    if (auto err = engine(nullptr)->getExecutionSession().removeJITDylib(*impl_->dylib))
       log::warn(log::Component::Jit, "freeing generated code: {}", llvm::toString(std::move(err)));
 }
 
@@ -75,13 +93,14 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
   }
 
-  // One LLVM module for the module-scope variables and one per kernel, all in one context: ORC
-  // compiles a kernel's module only when the kernel is first looked up (lazy per kernel).
+  // One LLVM module for the module-scope variables and one per kernel, all in one context. The
+  // variables' module goes to ORC now (compiled when a kernel first needs it); each kernel's
+  // module is kept and compiled per block shape at its first launch (blockFunction).
   auto impl = std::make_unique<Impl>();
-  llvm::orc::ThreadSafeContext tsc(std::make_unique<llvm::LLVMContext>());
-  llvm::LLVMContext &ctx = *tsc.getContext();
+  impl->tsc = llvm::orc::ThreadSafeContext(std::make_unique<llvm::LLVMContext>());
+  llvm::LLVMContext &ctx = *impl->tsc.getContext();
   uint64_t id = nextProgramId++;
-  const std::string prefix = "cucpu.m" + std::to_string(id) + ".";
+  const std::string prefix = kSymbolPrefix;
   auto newModule = [&](const std::string &name) {
     auto m = std::make_unique<llvm::Module>(prefix + name, ctx);
     m->setDataLayout(jit->getDataLayout());
@@ -134,13 +153,24 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
       log::trace(log::Component::Jit, "IR before optimisation:\n{}", ir);
     }
   }
-  impl->tracker = jit->getMainJITDylib().createResourceTracker();
-  for (auto &m : modules)
-    if (auto err = jit->addIRModule(impl->tracker, llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
-      std::string msg = llvm::toString(std::move(err));
-      log += "jit: " + msg + "\n";
-      return Status(kCudaErrorInvalidImage, msg);
-    }
+  auto dylib = jit->createJITDylib("cucpu.m" + std::to_string(id));
+  if (!dylib) {
+    std::string msg = llvm::toString(dylib.takeError());
+    log += "jit: " + msg + "\n";
+    return Status(kCudaErrorInvalidImage, msg);
+  }
+  impl->dylib = &*dylib;
+  impl->dylib->addToLinkOrder(jit->getMainJITDylib());
+  if (auto err = jit->addIRModule(*impl->dylib,
+                                  llvm::orc::ThreadSafeModule(std::move(modules[0]), impl->tsc))) {
+    std::string msg = llvm::toString(std::move(err));
+    llvm::consumeError(jit->getExecutionSession().removeJITDylib(*impl->dylib));
+    log += "jit: " + msg + "\n";
+    return Status(kCudaErrorInvalidImage, msg);
+  }
+  impl->kernelModules.assign(std::make_move_iterator(modules.begin() + 1),
+                             std::make_move_iterator(modules.end()));
+  impl->compiled.resize(impl->kernels.size());
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::steady_clock::now() - start)
                 .count();
@@ -151,7 +181,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
 }
 
 Expected<std::string> Program::inspect(std::string_view text, std::string_view kernel,
-                                       Stage stage) {
+                                       Stage stage, const uint32_t *block) {
   std::string log;
   ptx::ParseResult parsed = ptx::parse(text);
   if (!parsed.ok())
@@ -179,6 +209,8 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
   } catch (const LowerError &e) {
     return Status(e.code, fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.message));
   }
+  if (block && stage != Stage::LoweredIR)
+    specializeBlockShape(mod, block);
   if (stage != Stage::LoweredIR)
     optimizeModule(mod);
   if (stage == Stage::Assembly)
@@ -189,26 +221,64 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
   return ir;
 }
 
-Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel) {
+Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_t block[3]) {
   std::lock_guard lk(impl_->mutex);
-  if (auto it = impl_->compiled.find(&kernel); it != impl_->compiled.end())
-    return it->second;
   size_t idx = static_cast<size_t>(&kernel - impl_->kernels.data());
   if (idx >= impl_->kernels.size())
     return Status(400, "kernel does not belong to this program"); // CUDA_ERROR_INVALID_HANDLE
+  auto &forms = impl_->compiled[idx];
+  uint32_t shape[3] = {block[0], block[1], block[2]};
+  if (forms.size() >= kMaxShapesPerKernel)
+    shape[0] = shape[1] = shape[2] = 0; // launched with many shapes: one function for the rest
+  for (const auto &c : forms)
+    if (c.block[0] == shape[0] && c.block[1] == shape[1] && c.block[2] == shape[2])
+      return c.fn;
   auto start = std::chrono::steady_clock::now();
-  auto sym = engine(nullptr)->lookup(impl_->llvmNames[idx]);
-  if (!sym) {
-    std::string m = llvm::toString(sym.takeError());
+  llvm::orc::LLJIT *jit = engine(nullptr);
+  std::string bitcode;
+  {
+    auto lock = impl_->tsc.getLock();
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*impl_->kernelModules[idx], os);
+  }
+  const std::string symbol =
+      fmt::format("{}.b{}x{}x{}", impl_->llvmNames[idx], shape[0], shape[1], shape[2]);
+  CodeCache &cache = CodeCache::instance();
+  const std::string key = cache.enabled() ? cache.key(bitcode, shape, targetIdentity()) : "";
+  std::unique_ptr<llvm::MemoryBuffer> object = cache.enabled() ? cache.load(key) : nullptr;
+  const bool cached = object != nullptr;
+  auto fail = [&](std::string m) -> Status {
     log::error(log::Component::Jit, "compiling {}: {}", kernel.name, m);
     return Status(kCudaErrorInvalidImage, "compiling " + kernel.name + ": " + m);
+  };
+  if (!object) {
+    llvm::LLVMContext ctx;
+    auto mod = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, symbol), ctx);
+    if (!mod)
+      return fail(llvm::toString(mod.takeError()));
+    if (shape[0])
+      specializeBlockShape(**mod, shape);
+    (*mod)->getFunction(impl_->llvmNames[idx])->setName(symbol);
+    auto obj = compileObject(**mod);
+    if (!obj)
+      return fail(llvm::toString(obj.takeError()));
+    object = std::move(*obj);
+    if (cache.enabled())
+      cache.store(key, std::string_view(object->getBufferStart(), object->getBufferSize()));
   }
+  if (auto err = jit->addObjectFile(*impl_->dylib, std::move(object)))
+    return fail(llvm::toString(std::move(err)));
+  auto sym = jit->lookup(*impl_->dylib, symbol);
+  if (!sym)
+    return fail(llvm::toString(sym.takeError()));
   auto fn = sym->toPtr<BlockFn>();
-  impl_->compiled[&kernel] = fn;
-  log::debug(log::Component::Jit, "compiled {} in {} us", kernel.name,
+  forms.push_back({{shape[0], shape[1], shape[2]}, fn});
+  log::debug(log::Component::Jit, "compiled {} for blocks of {}x{}x{} in {} us{}", kernel.name,
+             shape[0], shape[1], shape[2],
              std::chrono::duration_cast<std::chrono::microseconds>(
                  std::chrono::steady_clock::now() - start)
-                 .count());
+                 .count(),
+             cached ? " (from the on-disk cache)" : "");
   return fn;
 }
 
@@ -222,7 +292,7 @@ Expected<std::pair<void *, size_t>> Program::global(std::string_view name) {
   if (it == impl_->globals.end())
     return Status(kCudaErrorNotFound, "no variable '" + std::string(name) + "' in the module");
   std::lock_guard lk(impl_->mutex);
-  auto sym = engine(nullptr)->lookup(it->second.first);
+  auto sym = engine(nullptr)->lookup(*impl_->dylib, it->second.first);
   if (!sym) {
     std::string m = llvm::toString(sym.takeError());
     log::error(log::Component::Jit, "looking up {}: {}", it->second.first, m);

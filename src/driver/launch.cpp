@@ -101,7 +101,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
     return CUDA_ERROR_INVALID_VALUE;
   }
 
-  auto fn = f->module()->program().blockFunction(k);
+  auto fn = f->module()->program().blockFunction(k, cfg.block);
   if (!fn)
     return static_cast<CUresult>(fn.error().code());
 

@@ -20,8 +20,9 @@ int usage() {
       "usage: cucpu-ptx check FILE          parse and lower every kernel, print diagnostics\n"
       "       cucpu-ptx ast FILE            functions, parameters and statements with locations\n"
       "       cucpu-ptx ir FILE KERNEL      the kernel's block function as lowered (LLVM IR)\n"
-      "       cucpu-ptx opt FILE KERNEL     the same after the optimisation pipeline\n"
-      "       cucpu-ptx asm FILE KERNEL     native assembly for this CPU\n"
+      "       cucpu-ptx opt FILE KERNEL [BLOCK]  the same after the optimisation pipeline\n"
+      "       cucpu-ptx asm FILE KERNEL [BLOCK]  native assembly for this CPU\n"
+      "           BLOCK: specialise for blocks of X[,Y[,Z]] threads, as a launch does\n"
       "       cucpu-ptx run FILE KERNEL GRID BLOCK [ARG...]\n"
       "           GRID, BLOCK: X[,Y[,Z]]; ARG: i32:V u32:V i64:V f32:V f64:V, or buf:BYTES for a\n"
       "           zeroed device buffer, printed as 32-bit words (hex) after the run\n",
@@ -212,10 +213,14 @@ int main(int argc, char **argv) {
     return check(ptx);
   if (cmd == "ast")
     return ast(ptx);
-  if ((cmd == "ir" || cmd == "opt" || cmd == "asm") && argc == 4) {
+  if ((cmd == "ir" && argc == 4) || ((cmd == "opt" || cmd == "asm") && (argc == 4 || argc == 5))) {
     using S = cucpu::jit::Program::Stage;
+    unsigned block[3] = {0, 0, 0};
+    if (argc == 5 && !parseDims(argv[4], block))
+      return usage();
     auto out = cucpu::jit::Program::inspect(
-        ptx, argv[3], cmd == "ir" ? S::LoweredIR : cmd == "opt" ? S::OptimizedIR : S::Assembly);
+        ptx, argv[3], cmd == "ir" ? S::LoweredIR : cmd == "opt" ? S::OptimizedIR : S::Assembly,
+        argc == 5 ? block : nullptr);
     if (!out.hasValue()) {
       std::fprintf(stderr, "cucpu-ptx: %s\n", out.error().message().c_str());
       return 1;

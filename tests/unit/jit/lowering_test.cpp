@@ -151,3 +151,29 @@ TEST(Lowering, MalformedPtxIsInvalidPtx) {
 }
 
 } // namespace
+
+// Each block shape a kernel is launched with gets its own compiled form (%ntid constant in it);
+// past eight shapes, one unspecialised form serves the rest. Both give exact results.
+TEST(Lowering, BlockShapeSpecialisationAndItsFallback) {
+  auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const unsigned n = 5000;
+  std::vector<float> in(n);
+  for (unsigned i = 0; i < n; ++i)
+    in[i] = float(i % 17);
+  for (unsigned threads : {1024u, 512u, 256u, 128u, 64u, 32u, 16u, 8u, 4u, 2u, 1u, 256u}) {
+    const unsigned blocks = (n + 2 * threads - 1) / (2 * threads);
+    std::vector<float> out(blocks, -1.f);
+    const float *pin = in.data();
+    float *pout = out.data();
+    unsigned nn = n;
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "reduce", grid, block, {&pin, &pout, &nn}, threads * sizeof(float));
+    for (unsigned b = 0; b < blocks; ++b) {
+      float want = 0;
+      for (unsigned i = b * 2 * threads; i < std::min(n, (b + 1) * 2 * threads); ++i)
+        want += in[i];
+      ASSERT_EQ(out[b], want) << threads << " threads, block " << b;
+    }
+  }
+}

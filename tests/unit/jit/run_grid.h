@@ -34,7 +34,7 @@ inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t 
                     uint32_t perCall = 1) {
   const auto *k = prog.findKernel(name);
   ASSERT_NE(k, nullptr);
-  auto fn = prog.blockFunction(*k);
+  auto fn = prog.blockFunction(*k, block);
   ASSERT_TRUE(fn.hasValue()) << fn.error().message();
   std::vector<uint8_t> params(k->paramBytes + 8);
   ASSERT_EQ(args.size(), k->params.size());

@@ -40,6 +40,15 @@ struct KernelInfo {
   uint32_t ptxVersion = 0;          // .version as major * 10 + minor
 };
 
+// The on-disk cache of compiled kernels, as this process sees it: its directory (empty when the
+// cache is off), objects loaded from it and objects written to it.
+struct CodeCacheStats {
+  std::string directory;
+  uint64_t hits = 0;
+  uint64_t stores = 0;
+};
+CodeCacheStats codeCacheStats();
+
 class Program {
 public:
   ~Program();
@@ -53,8 +62,10 @@ public:
 
   const std::vector<KernelInfo> &kernels() const;
   const KernelInfo *findKernel(std::string_view name) const;
-  // Compiles (once) and returns the native block function of a kernel of this program.
-  Expected<BlockFn> blockFunction(const KernelInfo &kernel);
+  // Compiles (once per block shape) and returns the native block function of a kernel of this
+  // program for blocks of `block` threads: %ntid is a constant in it. Compiled code is kept in an
+  // on-disk cache across processes (code_cache.h).
+  Expected<BlockFn> blockFunction(const KernelInfo &kernel, const uint32_t block[3]);
   // The address and size in bytes of a module-scope .global or .const variable (initialised as
   // the PTX says); CUDA_ERROR_NOT_FOUND (500) when the module has no such variable.
   Expected<std::pair<void *, size_t>> global(std::string_view name);
@@ -62,9 +73,11 @@ public:
   bool isManaged(std::string_view name) const;
 
   // What the PTX tool shows of one kernel: its LLVM IR as lowered, the IR after the optimisation
-  // pipeline, or the native assembly. Lowers the kernel afresh; loads nothing into the JIT.
+  // pipeline, or the native assembly; specialised for blocks of `block` threads when given, as a
+  // launch does. Lowers the kernel afresh; loads nothing into the JIT.
   enum class Stage { LoweredIR, OptimizedIR, Assembly };
-  static Expected<std::string> inspect(std::string_view ptx, std::string_view kernel, Stage stage);
+  static Expected<std::string> inspect(std::string_view ptx, std::string_view kernel, Stage stage,
+                                       const uint32_t *block = nullptr);
 
   struct Impl;
 
