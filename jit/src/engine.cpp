@@ -4,6 +4,7 @@
 #include "perf_map.h"
 
 #include "cucpu/support/log.h"
+#include "parallel_loops.h"
 #include "pointer_rewrite.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -140,6 +141,10 @@ struct Engine {
     pto.LoopVectorization = true;
     pto.SLPVectorization = true;
     llvm::PassBuilder pb(tm.get(), pto);
+    pb.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+          fpm.addPass(RetagThreadLoopsPass());
+        });
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);

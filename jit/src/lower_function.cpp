@@ -3,6 +3,7 @@
 // barrier kept in per-thread context arrays.
 #include "lowering.h"
 #include "block_shape.h"
+#include "parallel_loops.h"
 
 #include "pointer_rewrite.h"
 
@@ -900,6 +901,7 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   llvm::cast<llvm::Instruction>(sharedBase_)
       ->setMetadata(kSharedMetadata, llvm::MDNode::get(ctx, {}));
   scratch_ = loadField(blockArg_, ms.blockTy, 3, 0, ptrTy, "scratch");
+  llvm::cast<llvm::Instruction>(scratch_)->setMetadata(kScratchMetadata, llvm::MDNode::get(ctx, {}));
 
   for (size_t i = 0; i < regs_.size(); ++i)
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));

@@ -1,0 +1,65 @@
+// Restores the access-group tags of thread loops that the optimiser's store merging dropped.
+#include "parallel_loops.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+
+namespace cucpu::jit {
+namespace {
+
+// The access group a loop's `llvm.loop.parallel_accesses` names, or null.
+llvm::MDNode *parallelAccessGroup(const llvm::Loop &loop) {
+  llvm::MDNode *id = loop.getLoopID();
+  if (!id)
+    return nullptr;
+  for (const llvm::MDOperand &op : id->operands()) {
+    auto *md = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
+    if (!md || md->getNumOperands() < 2)
+      continue;
+    auto *name = llvm::dyn_cast<llvm::MDString>(md->getOperand(0));
+    if (name && name->getString() == "llvm.loop.parallel_accesses")
+      return llvm::dyn_cast<llvm::MDNode>(md->getOperand(1));
+  }
+  return nullptr;
+}
+
+bool inScratch(const llvm::Value *ptr) {
+  auto *ld = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(ptr, 12));
+  return ld && ld->getMetadata(kScratchMetadata);
+}
+
+} // namespace
+
+llvm::PreservedAnalyses RetagThreadLoopsPass::run(llvm::Function &f,
+                                                  llvm::FunctionAnalysisManager &am) {
+  auto &li = am.getResult<llvm::LoopAnalysis>(f);
+  bool changed = false;
+  for (llvm::Loop *loop : li.getLoopsInPreorder()) {
+    llvm::MDNode *group = parallelAccessGroup(*loop);
+    if (!group)
+      continue;
+    for (llvm::BasicBlock *bb : loop->blocks())
+      for (llvm::Instruction &i : *bb) {
+        if (i.getMetadata(llvm::LLVMContext::MD_access_group))
+          continue;
+        const llvm::Value *ptr = nullptr;
+        if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && ld->isSimple())
+          ptr = ld->getPointerOperand();
+        else if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i); st && st->isSimple())
+          ptr = st->getPointerOperand();
+        if (ptr && inScratch(ptr)) {
+          i.setMetadata(llvm::LLVMContext::MD_access_group, group);
+          changed = true;
+        }
+      }
+  }
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses pa;
+  pa.preserveSet<llvm::CFGAnalyses>();
+  return pa;
+}
+
+} // namespace cucpu::jit
