@@ -150,8 +150,16 @@ std::pair<Value *, Value *> Emitter::twoSum(Value *a, Value *c) {
 }
 
 Value *Emitter::roundNarrow(Value *hi, Value *lo, Format to, Round m) {
-  // Round to odd into double first: exact when lo is 0, else hi with its last bit set toward lo.
   Value *zero = llvm::ConstantFP::get(dbl(), 0.0);
+  if (to == Format::F32 && m != Round::RN && m != Round::RNA) {
+    // A directed rounding to f32 needs only the sign of the exact hi + lo - r32. hi - r32 is
+    // exact (both on hi's double grid) and, when not zero, a multiple of hi's last place, which
+    // outweighs lo (at most half of it): its sign decides, else lo's.
+    Value *r32 = b.CreateFPTrunc(hi, b.getFloatTy());
+    Value *d = b.CreateFSub(hi, b.CreateFPExt(r32, dbl()));
+    return adjust(r32, b.CreateSelect(b.CreateFCmpONE(d, zero), d, lo), m);
+  }
+  // Round to odd into double first: exact when lo is 0, else hi with its last bit set toward lo.
   Value *odd = b.CreateTrunc(b.CreateBitCast(hi, b.getInt64Ty()), b.getInt1Ty());
   Value *nudge = b.CreateAnd(b.CreateAnd(isFinite(hi), b.CreateFCmpONE(lo, zero)), b.CreateNot(odd));
   Value *ro = b.CreateSelect(nudge, b.CreateSelect(b.CreateFCmpOGT(lo, zero), step(hi, true),
