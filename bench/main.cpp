@@ -16,10 +16,14 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace bench {
 namespace {
+
+// Pause before each timed run, longer than other runtimes' idle spinning.
+constexpr int kQuietMs = 20;
 
 struct Options {
   int threads = 0;
@@ -464,6 +468,10 @@ int run(int argc, char **argv) {
           continue;
         }
         std::string e;
+        // Every timed run starts on a quiet machine: the runtime that ran before may still
+        // be busy-waiting (libgomp's idle threads spin for milliseconds after a parallel
+        // region, the limit probes included), which would take a core from this form.
+        std::this_thread::sleep_for(std::chrono::milliseconds(kQuietMs));
         if (k == Kernel::Empty) {
           double per = 0.0, perQueued = 0.0;
           e = f->emptyLaunches(kEmptyLaunches, false, per);
