@@ -145,6 +145,9 @@ struct Engine {
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(RetagThreadLoopsPass());
         });
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformScratchStoresPass()));
+    });
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);

@@ -824,14 +824,32 @@ void KernelLowering::planScratch() {
 
 // The per-thread slot of a scratch area: scratch + nthreads * offset + tid * size.
 Value *KernelLowering::threadSlot(uint32_t offsetPerThread, unsigned size, Value *tid) {
-  Value *off =
-      b.CreateAdd(b.CreateMul(b.CreateZExt(nthreads_, b.getInt64Ty()), b.getInt64(offsetPerThread)),
-                  b.CreateMul(b.CreateZExt(tid, b.getInt64Ty()), b.getInt64(size)));
-  return b.CreateGEP(b.getInt8Ty(), scratch_, off);
+  auto address = [&](llvm::IRBuilder<> &at) {
+    Value *off = at.CreateAdd(
+        at.CreateMul(at.CreateZExt(nthreads_, at.getInt64Ty()), at.getInt64(offsetPerThread)),
+        at.CreateMul(at.CreateZExt(tid, at.getInt64Ty()), at.getInt64(size)));
+    return at.CreateGEP(at.getInt8Ty(), scratch_, off);
+  };
+  if (tid != linearTid_ || !slotAnchor_)
+    return address(b);
+  // The current thread's slots are computed once, where its index is: a value saved on two
+  // paths then goes through one pointer, which the optimiser merges into one contiguous store
+  // rather than a scatter through a phi of equal pointers.
+  auto [it, fresh] = threadSlots_.try_emplace({offsetPerThread, size}, nullptr);
+  if (fresh) {
+    llvm::IRBuilder<> at(slotAnchor_);
+    if (llvm::Instruction *t = slotAnchor_->getTerminator())
+      at.SetInsertPoint(t);
+    it->second = address(at);
+  }
+  return it->second;
 }
 
 void KernelLowering::setThreadIndex(Value *linear, Value *x, Value *y, Value *z) {
   linearTid_ = linear;
+  auto *li = llvm::dyn_cast<llvm::Instruction>(linear);
+  slotAnchor_ = li ? li->getParent() : b.GetInsertBlock();
+  threadSlots_.clear();
   tid_[0] = x;
   tid_[1] = y;
   tid_[2] = z;

@@ -223,6 +223,9 @@ private:
   llvm::Value *launch_ = nullptr, *blockArg_ = nullptr;
   llvm::Value *ntid_[3] = {}, *nctaid_[3] = {}, *ctaid_[3] = {}, *tid_[3] = {};
   llvm::Value *linearTid_ = nullptr, *nthreads_ = nullptr;
+  // Where the current thread's index is defined, and its scratch slots computed there.
+  llvm::BasicBlock *slotAnchor_ = nullptr;
+  std::map<std::pair<uint32_t, unsigned>, llvm::Value *> threadSlots_;
   llvm::Value *params_ = nullptr, *sharedBase_ = nullptr, *scratch_ = nullptr;
   llvm::Value *envreg_ = nullptr, *dynShared_ = nullptr, *services_ = nullptr;
   llvm::Value *localBase_ = nullptr;           // this thread's .local area

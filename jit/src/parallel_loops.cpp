@@ -3,7 +3,11 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
 
 namespace cucpu::jit {
@@ -54,6 +58,34 @@ llvm::PreservedAnalyses RetagThreadLoopsPass::run(llvm::Function &f,
           changed = true;
         }
       }
+  }
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses pa;
+  pa.preserveSet<llvm::CFGAnalyses>();
+  return pa;
+}
+
+llvm::PreservedAnalyses UniformScratchStoresPass::run(llvm::Function &f,
+                                                      llvm::FunctionAnalysisManager &) {
+  std::vector<llvm::IntrinsicInst *> scatters;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+        ii && ii->getIntrinsicID() == llvm::Intrinsic::masked_scatter)
+      scatters.push_back(ii);
+  bool changed = false;
+  for (llvm::IntrinsicInst *sc : scatters) {
+    llvm::Value *value = llvm::getSplatValue(sc->getArgOperand(0));
+    llvm::Value *ptr = llvm::getSplatValue(sc->getArgOperand(1));
+    if (!value || !ptr || !inScratch(ptr))
+      continue;
+    llvm::IRBuilder<> b(sc);
+    const llvm::Align align(llvm::cast<llvm::ConstantInt>(sc->getArgOperand(2))->getZExtValue());
+    llvm::Value *any = b.CreateOrReduce(sc->getArgOperand(3));
+    llvm::Value *old = b.CreateAlignedLoad(value->getType(), ptr, align);
+    b.CreateAlignedStore(b.CreateSelect(any, value, old), ptr, align);
+    sc->eraseFromParent();
+    changed = true;
   }
   if (!changed)
     return llvm::PreservedAnalyses::all();

@@ -19,4 +19,11 @@ struct RetagThreadLoopsPass : llvm::PassInfoMixin<RetagThreadLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am);
 };
 
+// After vectorisation: a block-uniform register saved in a thread loop is the same value
+// stored by every thread to one scratch slot, which the vectoriser turns into a scatter (a
+// dozen cycles per lane). One scalar store when any lane is active does the same.
+struct UniformScratchStoresPass : llvm::PassInfoMixin<UniformScratchStoresPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am);
+};
+
 } // namespace cucpu::jit
