@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace {
 
 TEST(Lowering, KernelLayouts) {
@@ -176,4 +178,28 @@ TEST(Lowering, BlockShapeSpecialisationAndItsFallback) {
       ASSERT_EQ(out[b], want) << threads << " threads, block " << b;
     }
   }
+}
+
+// The block reduction's per-thread loop (an implicit loop barrier) vectorises across threads,
+// and saving the resume state and the block-uniform loop counter costs no scatter: the state
+// slot is one pointer on every path, and a uniform value goes to its slot in one store.
+TEST(Lowering, ReductionLoopVectorisesWithoutScatteredState) {
+  uint32_t block[3] = {256, 1, 1};
+  auto ir = cucpu::jit::Program::inspect(readSource("bench/cuda/reduce.ptx"), "reduceBlocks",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  const char *loopBarriers = std::getenv("CUCPU_LOOP_BARRIERS");
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if ((loopBarriers && std::string(loopBarriers) == "0") || (schedule && *schedule))
+    GTEST_SKIP() << "about the block scheduler with loop barriers";
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  // 16 vector adds are the tree's levels; the summing loop adds 16 elements per iteration, in
+  // vectors too when it vectorises.
+  size_t adds = 0;
+  for (size_t at = ir->find("fadd contract <"); at != std::string::npos;
+       at = ir->find("fadd contract <", at + 1))
+    ++adds;
+  EXPECT_GE(adds, 32u) << "the summing loop is scalar";
+  for (const char *bad : {"masked.scatter.v8i32", "masked.scatter.v16i32",
+                          "masked.scatter.v8i64", "masked.scatter.v16i64"})
+    EXPECT_EQ(ir->find(bad), std::string::npos) << bad;
 }
