@@ -194,13 +194,6 @@ void KernelLowering::addLoopBarriers() {
   for (int i = 0; i < nb; ++i)
     for (int s : blocks_[i].succs)
       preds[s].push_back(i);
-  auto uniformBranch = [&](int blk) {
-    const auto &ins = blocks_[blk].instrs;
-    if (ins.empty() || !ins.back().guard)
-      return true;
-    auto it = regIds_.find(ins.back().guard->reg);
-    return it != regIds_.end() && !varying_[it->second];
-  };
   std::set<std::string> heads;
   std::vector<std::pair<int, std::vector<bool>>> loops;
   for (int h = 0; h < nb; ++h) {
@@ -208,7 +201,7 @@ void KernelLowering::addLoopBarriers() {
     for (int p : preds[h])
       if (p >= h)
         latches.push_back(p);
-    if (latches.empty() || divergent_[h] || blocks_[h].syncRegion >= 0)
+    if (latches.empty() || blocks_[h].syncRegion >= 0)
       continue;
     std::vector<bool> inLoop(nb, false);
     inLoop[h] = true;
@@ -234,8 +227,6 @@ void KernelLowering::addLoopBarriers() {
       for (const auto &in : blocks_[x].instrs)
         memory = memory || readsMemory(in);
     }
-    for (int l : latches)
-      ok = ok && !divergent_[l] && uniformBranch(l);
     if (!ok || !memory)
       continue;
     // The barrier goes before the first label that names the head block.

@@ -40,3 +40,34 @@ extern "C" __global__ void serialInOneThread(const int *in, int *out, int n) {
     acc = acc * 3 + in[i];
   out[blockIdx.x] = acc;
 }
+
+// Loops whose trip count differs between threads also get implicit barriers: the threads that
+// leave early wait at the next barrier while the others go on. Thread t adds in[b * n + j] * j
+// for j < (t * 7) % 11, then reads its neighbour's sum after __syncthreads.
+extern "C" __global__ void varyingTripCounts(const int *in, int *out) {
+  __shared__ int partial[128];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  int acc = 0;
+  for (int j = 0; j < int(t * 7 % 11); ++j)
+    acc += in[blockIdx.x * n + j] * j;
+  partial[t] = acc;
+  __syncthreads();
+  out[blockIdx.x * n + t] = partial[t] + partial[(t + 1) % n];
+}
+
+// A grid-stride loop whose last round only some threads take, with shared-memory atomics (the
+// bench's histogram, 64 bins): counts must be exact.
+extern "C" __global__ void gridStrideHistogram(const unsigned *words, unsigned n, unsigned *hist) {
+  __shared__ unsigned bins[64];
+  for (unsigned b = threadIdx.x; b < 64; b += blockDim.x)
+    bins[b] = 0;
+  __syncthreads();
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    unsigned w = words[i];
+    atomicAdd(&bins[w & 63u], 1u);
+    atomicAdd(&bins[(w >> 8) & 63u], 1u);
+  }
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < 64; b += blockDim.x)
+    atomicAdd(&hist[b], bins[b]);
+}

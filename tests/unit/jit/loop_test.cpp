@@ -26,6 +26,8 @@ TEST_F(LoopBarriers, LoopHeadsBecomeRegions) {
     GTEST_SKIP() << "loop barriers disabled";
   EXPECT_GT(k->regions, 2u); // entry + the __syncthreads + at least one loop head
   EXPECT_GT(prog->findKernel("naiveMatMul")->regions, 1u);
+  // Thread-varying trip counts too: entry, the loop head, the __syncthreads.
+  EXPECT_GT(prog->findKernel("varyingTripCounts")->regions, 2u);
 }
 
 TEST_F(LoopBarriers, StridedSumsWithEarlyExitsAndABarrier) {
@@ -85,6 +87,45 @@ TEST_F(LoopBarriers, SerialLoopInOneThreadOfTheBlock) {
     want = want * 3 + uint32_t(in[i]);
   EXPECT_EQ(uint32_t(out[0]), want);
   EXPECT_EQ(uint32_t(out[1]), want);
+}
+
+// Threads leave the loop after different numbers of iterations and wait at the barrier after it.
+TEST_F(LoopBarriers, ThreadVaryingTripCountsThenABarrier) {
+  const unsigned n = 96, blocks = 3;
+  std::vector<int> in(blocks * n), out(blocks * n, -1);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = int(i % 17) - 8;
+  int *pi = in.data(), *po = out.data();
+  uint32_t grid[3] = {blocks, 1, 1}, block[3] = {n, 1, 1};
+  runGrid(*prog, "varyingTripCounts", grid, block, {&pi, &po}, 0, 2);
+  for (unsigned b = 0; b < blocks; ++b) {
+    auto sum = [&](unsigned t) {
+      int acc = 0;
+      for (int j = 0; j < int(t * 7 % 11); ++j)
+        acc += in[b * n + j] * j;
+      return acc;
+    };
+    for (unsigned t = 0; t < n; ++t)
+      ASSERT_EQ(out[b * n + t], sum(t) + sum((t + 1) % n)) << "block " << b << " thread " << t;
+  }
+}
+
+// A grid-stride loop with shared atomics whose last round only some threads take.
+TEST_F(LoopBarriers, GridStrideLoopWithSharedAtomics) {
+  for (unsigned n : {1000u, 320u, 7u}) {
+    std::vector<unsigned> words(n), hist(64, 0), want(64, 0);
+    for (unsigned i = 0; i < n; ++i) {
+      words[i] = i * 2654435761u;
+      ++want[words[i] & 63u];
+      ++want[(words[i] >> 8) & 63u];
+    }
+    unsigned *pw = words.data(), *ph = hist.data();
+    unsigned nn = n;
+    uint32_t grid[3] = {5, 1, 1}, block[3] = {64, 1, 1};
+    runGrid(*prog, "gridStrideHistogram", grid, block, {&pw, &nn, &ph}, 0, 3);
+    for (unsigned b = 0; b < 64; ++b)
+      ASSERT_EQ(hist[b], want[b]) << "n " << n << " bin " << b;
+  }
 }
 
 } // namespace
