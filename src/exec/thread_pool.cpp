@@ -35,7 +35,7 @@ namespace {
 
 // Workers may run on every CPU of the machine, whatever pinning the thread that created the pool
 // had (an application pinned with OMP_PROC_BIND or taskset would otherwise confine us to one core).
-void widenAffinity() {
+void widenAffinity(pthread_t t) {
   long n = sysconf(_SC_NPROCESSORS_CONF);
   if (n <= 0 || n > CPU_SETSIZE)
     return;
@@ -43,7 +43,14 @@ void widenAffinity() {
   CPU_ZERO(&set);
   for (long i = 0; i < n; ++i)
     CPU_SET(i, &set);
-  pthread_setaffinity_np(pthread_self(), sizeof(set), &set); // best effort: cgroups may refuse
+  pthread_setaffinity_np(t, sizeof(set), &set); // best effort: cgroups may refuse
+}
+
+bool pinTo(pthread_t t, int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(t, sizeof(set), &set) == 0;
 }
 
 } // namespace
@@ -53,8 +60,30 @@ ThreadPool::ThreadPool(unsigned threads) {
   unsigned workers = threads > 1 ? threads - 1 : 0;
   workers_.reserve(workers);
   for (unsigned i = 0; i < workers; ++i)
-    workers_.emplace_back([this, i] { workerLoop(i); });
-  log::debug(log::Component::Exec, "thread pool started with {} threads", threads);
+    workers_.emplace_back([this] { workerLoop(); });
+  // Pinning: a worker free to move is woken on whichever CPU the scheduler picks, and on virtual
+  // machines that is often the busy CPU of the thread that woke it (an idle virtual CPU looks
+  // preempted), where it waits milliseconds for the load balancer: 2-5 ms wake-ups were measured
+  // on the 2-core development VM, a whole grid's run time. A worker pinned to a CPU of its own
+  // is woken there. CUCPU_AFFINITY=0, another thread count or a refused CPU (cgroups): workers
+  // may run on every CPU.
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const int first = sched_getcpu();
+  bool pinned = env::getBool("CUCPU_AFFINITY", true) && workers > 0 && cpus == long(threads) &&
+                cpus <= CPU_SETSIZE && first >= 0;
+  for (unsigned i = 0; i < workers && pinned; ++i) {
+    cpuOf_.push_back(static_cast<int>((first + 1 + long(i)) % cpus));
+    pinned = pinTo(workers_[i].native_handle(), cpuOf_.back());
+  }
+  if (pinned) {
+    freeCpu_ = first;
+  } else {
+    cpuOf_.clear();
+    for (auto &w : workers_)
+      widenAffinity(w.native_handle());
+  }
+  log::debug(log::Component::Exec, "thread pool started with {} threads{}", threads,
+             pinned ? ", one worker per CPU" : "");
 }
 
 ThreadPool::~ThreadPool() {
@@ -122,6 +151,7 @@ GridResult ThreadPool::run(const GridJob &job) {
   }
   {
     std::lock_guard lk(mutex_);
+    keepLaunchingCpuFree();
     active_.push_back(&cur);
   }
   wake_.notify_all();
@@ -142,7 +172,7 @@ GridResult ThreadPool::runCooperative(const GridJob &job) {
   std::vector<std::thread> blocks;
   for (uint64_t i = 1; i < cur.total; ++i)
     blocks.emplace_back([&cur] {
-      widenAffinity();
+      widenAffinity(pthread_self());
       ensureAltStack();
       drain(cur);
     });
@@ -160,8 +190,23 @@ ThreadPool::Current *ThreadPool::pickWork() {
   return nullptr;
 }
 
-void ThreadPool::workerLoop(unsigned) {
-  widenAffinity();
+// A launch from a pinned worker's CPU: that worker takes the free CPU instead, so the launching
+// thread and the worker do not share a CPU while another idles. Called with mutex_ held.
+void ThreadPool::keepLaunchingCpuFree() {
+  if (cpuOf_.empty())
+    return;
+  const int here = sched_getcpu();
+  if (here == freeCpu_)
+    return;
+  for (size_t w = 0; w < cpuOf_.size(); ++w)
+    if (cpuOf_[w] == here && pinTo(workers_[w].native_handle(), freeCpu_)) {
+      cpuOf_[w] = freeCpu_;
+      freeCpu_ = here;
+      return;
+    }
+}
+
+void ThreadPool::workerLoop() {
   ensureAltStack();
   for (;;) {
     Current *cur = nullptr;

@@ -3,7 +3,13 @@
 
 #include <atomic>
 #include <gtest/gtest.h>
+#include <map>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
+#include <set>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -177,6 +183,69 @@ TEST(ThreadPoolConcurrency, GridsFromSeveralThreadsShareTheWorkers) {
     t.join();
   for (int g = 0; g < 4; ++g)
     EXPECT_EQ(perGrid[g].load(), 20 * (97 + g)) << g;
+}
+
+// Lets this thread run on every CPU again.
+void widen() {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  for (long c = 0; c < sysconf(_SC_NPROCESSORS_CONF) && c < CPU_SETSIZE; ++c)
+    CPU_SET(c, &all);
+  pthread_setaffinity_np(pthread_self(), sizeof all, &all);
+}
+
+// Which CPUs each thread that ran blocks may use, by thread.
+std::mutex gAffinityMutex;
+std::map<std::thread::id, std::set<int>> gAffinity;
+
+void recordAffinity(const cucpu_launch *, cucpu_block *) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  pthread_getaffinity_np(pthread_self(), sizeof set, &set);
+  std::set<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set))
+      cpus.insert(c);
+  std::lock_guard lk(gAffinityMutex); // (also keeps the block long enough for workers to join)
+  gAffinity[std::this_thread::get_id()] = cpus;
+}
+
+// With a thread per CPU, every worker is pinned to a CPU of its own, and not to the CPU the
+// launching thread is on (the pool moves the worker that was there).
+TEST(ThreadPoolAffinity, OneWorkerPerCpuAwayFromTheLaunchingThread) {
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 2)
+    GTEST_SKIP() << "one CPU: no workers";
+  cucpu::exec::ThreadPool pool(static_cast<unsigned>(cpus));
+  // Launch from each CPU in turn (where this thread may go there).
+  for (int from = 0; from < cpus; ++from) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(from, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0)
+      continue;
+    gAffinity.clear();
+    for (int rep = 0; rep < 20 && gAffinity.size() < size_t(cpus); ++rep) {
+      cucpu_launch launch{};
+      launch.grid[0] = 256;
+      launch.grid[1] = launch.grid[2] = 1;
+      launch.block[0] = launch.block[1] = launch.block[2] = 1;
+      launch.nthreads = 1;
+      cucpu::exec::GridJob job;
+      job.fn = recordAffinity;
+      job.launch = &launch;
+      ASSERT_EQ(pool.run(job).status, cucpu::exec::GridStatus::Ok);
+    }
+    std::set<int> used;
+    for (const auto &[id, set] : gAffinity) {
+      if (id == std::this_thread::get_id())
+        continue;
+      ASSERT_EQ(set.size(), 1u) << "a worker may move";
+      EXPECT_NE(*set.begin(), from) << "a worker shares the launching thread's CPU";
+      EXPECT_TRUE(used.insert(*set.begin()).second) << "two workers share CPU " << *set.begin();
+    }
+  }
+  widen();
 }
 
 } // namespace

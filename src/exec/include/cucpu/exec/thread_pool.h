@@ -50,7 +50,7 @@ public:
 
 private:
   struct Current;
-  void workerLoop(unsigned index);
+  void workerLoop();
   Current *pickWork();
   static void drain(Current &cur);
 
@@ -60,6 +60,12 @@ private:
   std::condition_variable done_;
   std::vector<Current *> active_; // grids accepting workers
   bool stop_ = false;
+  // With one worker per CPU but one (the default), each worker is pinned to a CPU of its own and
+  // `freeCpu_` is left for the launching thread; a launch from a worker's CPU swaps the two
+  // (guarded by mutex_). Empty when workers move freely.
+  std::vector<int> cpuOf_;
+  int freeCpu_ = -1;
+  void keepLaunchingCpuFree();
 };
 
 // Threads the pool should use: CUCPU_THREADS, else the online CPUs.
