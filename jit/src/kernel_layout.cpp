@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <set>
 
 namespace cucpu::jit {
 
@@ -88,8 +90,8 @@ std::vector<uint8_t> initBytes(const ptx::VarDecl &v) {
       } else {
         bits = op.fbits;
       }
-    } else {
-      throwUnsupported(op.loc, "initializer referring to a symbol in '" + v.name + "'");
+    } else if (op.kind != ptx::Operand::Kind::Symbol) { // symbols: addresses, see initializer()
+      throwUnsupported(op.loc, "this initializer element in '" + v.name + "'");
     }
     std::memcpy(out.data() + pos, &bits, std::min<size_t>(es, 8));
     pos += es;
@@ -97,13 +99,8 @@ std::vector<uint8_t> initBytes(const ptx::VarDecl &v) {
   return out;
 }
 
-} // namespace
-
-llvm::GlobalVariable *ModuleState::global(const std::string &name) {
-  auto it = globals.find(name);
-  if (it == globals.end())
-    return nullptr;
-  llvm::GlobalVariable *def = it->second;
+// A definition of the variables' module as seen from `mod`: itself, or a declaration there.
+llvm::GlobalVariable *declaredIn(llvm::Module *mod, llvm::GlobalVariable *def) {
   if (def->getParent() == mod)
     return def;
   auto *decl = mod->getNamedGlobal(def->getName());
@@ -114,6 +111,92 @@ llvm::GlobalVariable *ModuleState::global(const std::string &name) {
   }
   return decl;
 }
+
+// The functions whose address some instruction or initializer of the module takes (an operand
+// naming the function anywhere but as a call's direct target).
+std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &ast) {
+  std::set<std::string> names;
+  std::function<void(const ptx::Operand &)> scan = [&](const ptx::Operand &op) {
+    if (op.kind == ptx::Operand::Kind::Symbol || op.kind == ptx::Operand::Kind::Address)
+      names.insert(op.name);
+    for (const auto &e : op.elems)
+      scan(e);
+  };
+  for (const auto &v : ast.globals)
+    for (const auto &op : v.init)
+      scan(op);
+  for (const auto &fn : ast.functions)
+    for (const auto &st : fn.body)
+      if (auto *in = std::get_if<ptx::Instruction>(&st)) {
+        size_t callee = SIZE_MAX;
+        if (in->opcode == "call")
+          callee = !in->operands.empty() && in->operands[0].kind == ptx::Operand::Kind::List;
+        for (size_t i = 0; i < in->operands.size(); ++i)
+          if (i != callee)
+            scan(in->operands[i]);
+      }
+  std::vector<const ptx::Function *> out;
+  for (const auto &fn : ast.functions)
+    if (!fn.isEntry && fn.hasBody && names.count(fn.name))
+      out.push_back(&fn);
+  return out;
+}
+
+} // namespace
+
+llvm::GlobalVariable *ModuleState::global(const std::string &name) {
+  auto it = globals.find(name);
+  return it == globals.end() ? nullptr : declaredIn(mod, it->second);
+}
+
+llvm::GlobalVariable *ModuleState::functionMarker(const std::string &name) {
+  auto it = functionMarkers.find(name);
+  return it == functionMarkers.end() ? nullptr : declaredIn(mod, it->second);
+}
+
+namespace {
+
+// A variable's initializer. Elements naming a variable or a device function (`{f, g}`,
+// `{&table, 0}`) hold its address: the bytes become a packed structure of byte runs and 64-bit
+// addresses, which the JIT relocates.
+llvm::Constant *initializer(ModuleState &ms, const ptx::VarDecl &v) {
+  std::vector<uint8_t> bytes = v.hasInit ? initBytes(v) : std::vector<uint8_t>(varBytes(v), 0);
+  auto &ctx = ms.ctx;
+  std::vector<llvm::Constant *> parts;
+  size_t done = 0;
+  const unsigned es = std::max(1u, ptx::typeSize(v.type));
+  for (size_t k = 0; k < v.init.size(); ++k) {
+    const auto &op = v.init[k];
+    if (op.kind != ptx::Operand::Kind::Symbol)
+      continue;
+    llvm::GlobalVariable *target = ms.global(op.name);
+    if (!target)
+      target = ms.functionMarker(op.name);
+    if (!target)
+      throwInvalid(op.loc,
+                   "unknown symbol '" + op.name + "' in the initializer of '" + v.name + "'");
+    if (es != 8)
+      throwUnsupported(op.loc, "an address in a " + std::to_string(es * 8) +
+                                   "-bit initializer element of '" + v.name + "'");
+    const size_t at = k * es;
+    if (at > done)
+      parts.push_back(llvm::ConstantDataArray::get(
+          ctx, llvm::ArrayRef<uint8_t>(bytes.data() + done, at - done)));
+    auto *i8 = llvm::Type::getInt8Ty(ctx);
+    llvm::Constant *addr = llvm::ConstantExpr::getGetElementPtr(
+        i8, target, llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx), op.imm));
+    parts.push_back(llvm::ConstantExpr::getPtrToInt(addr, llvm::Type::getInt64Ty(ctx)));
+    done = at + 8;
+  }
+  if (parts.empty())
+    return llvm::ConstantDataArray::get(ctx, bytes);
+  if (done < bytes.size())
+    parts.push_back(llvm::ConstantDataArray::get(
+        ctx, llvm::ArrayRef<uint8_t>(bytes.data() + done, bytes.size() - done)));
+  return llvm::ConstantStruct::getAnon(ctx, parts, /*Packed=*/true);
+}
+
+} // namespace
 
 void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   auto &ctx = ms.ctx;
@@ -128,6 +211,17 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   if (dl.getStructLayout(ms.launchTy)->getElementOffset(5) != CUCPU_LAUNCH_OFFSET_ENVREG ||
       dl.getStructLayout(ms.blockTy)->getElementOffset(3) != CUCPU_BLOCK_OFFSET_SCRATCH)
     throwInvalid({}, "internal: kernel ABI layout mismatch");
+
+  for (const auto &fn : ms.ast.functions)
+    if (!fn.isEntry && fn.hasBody && !ms.functionMarkers.count(fn.name)) {
+      auto *i8 = llvm::Type::getInt8Ty(ctx);
+      auto *gv = new llvm::GlobalVariable(*ms.mod, i8, true, llvm::GlobalValue::ExternalLinkage,
+                                          llvm::ConstantInt::get(i8, 0),
+                                          ms.symbolPrefix + "fn." + fn.name);
+      gv->setAlignment(llvm::Align(16));
+      ms.functionMarkers[fn.name] = gv;
+    }
+  ms.addressTaken = addressTakenFunctions(ms.ast);
 
   uint32_t sharedOff = 0;
   for (const auto &v : ms.ast.globals) {
@@ -154,10 +248,11 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
                                       "' (defined in no input: link the PTX that defines it)");
         break;
       }
-      auto bytes = v.hasInit ? initBytes(v) : std::vector<uint8_t>(varBytes(v), 0);
-      auto *init = llvm::ConstantDataArray::get(ctx, bytes);
-      auto *gv = new llvm::GlobalVariable(*ms.mod, init->getType(), false,
-                                          llvm::GlobalValue::ExternalLinkage, init,
+      // Zero for now: initializers may name variables defined further down (set below).
+      auto *zero = llvm::ConstantAggregateZero::get(
+          llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), varBytes(v)));
+      auto *gv = new llvm::GlobalVariable(*ms.mod, zero->getType(), false,
+                                          llvm::GlobalValue::ExternalLinkage, zero,
                                           ms.symbolPrefix + v.name);
       gv->setAlignment(llvm::Align(std::max<uint32_t>(varAlign(v), 16)));
       ms.globals[v.name] = gv;
@@ -166,6 +261,27 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     default:
       throwUnsupported(v.loc, "module-scope variable in this state space");
     }
+  }
+  // Initializers, now that every variable and function has its address. A variable's type
+  // becomes its initializer's (bytes, or bytes and addresses); users address it as bytes.
+  for (const auto &v : ms.ast.globals) {
+    auto it = ms.globals.find(v.name);
+    if ((v.space != ptx::Space::Global && v.space != ptx::Space::Const) || it == ms.globals.end() ||
+        v.linkage == ptx::Linkage::Extern)
+      continue;
+    llvm::GlobalVariable *old = it->second;
+    llvm::Constant *init = initializer(ms, v);
+    if (init->getType() == old->getValueType()) {
+      old->setInitializer(init);
+      continue;
+    }
+    auto *gv = new llvm::GlobalVariable(*ms.mod, init->getType(), false,
+                                        llvm::GlobalValue::ExternalLinkage, init, "", old);
+    gv->setAlignment(old->getAlign());
+    gv->takeName(old);
+    old->replaceAllUsesWith(gv);
+    old->eraseFromParent();
+    it->second = gv;
   }
   // .shared variables declared inside device functions are per block too, whatever inlined
   // copy of the function uses them: they follow the module-scope ones.

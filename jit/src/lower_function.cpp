@@ -1,8 +1,8 @@
 // Block formation: a kernel becomes one function running every thread of a block, as loops over
 // thread indices between barriers (continuation-based regions), with registers live across a
 // barrier kept in per-thread context arrays.
-#include "lowering.h"
 #include "block_shape.h"
+#include "lowering.h"
 #include "parallel_loops.h"
 
 #include "pointer_rewrite.h"
@@ -142,6 +142,130 @@ void KernelLowering::collectRegisters() {
           return flatName;
         };
         const std::string endLabel = "$inline.end" + suffix;
+        auto inlineCall = [&](const ptx::Instruction &copy, const ptx::Function *callee) {
+          // A device function is inlined: its parameters and return values name the call's
+          // .param variables, its registers and labels get names of their own.
+          if (copy.guard)
+            throwUnsupported(copy.loc, "predicated call");
+          if (depth >= 16)
+            throwUnsupported(copy.loc,
+                             "recursive or too deeply nested call to '" + callee->name + "'");
+          const auto &o = copy.operands;
+          const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
+          const ptx::Operand *args = nullptr;
+          for (const auto &op : o)
+            if (&op != rets && op.kind == ptx::Operand::Kind::List)
+              args = &op;
+          Scopes inner(1);
+          auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
+            size_t n = actual ? actual->elems.size() : 0;
+            if (formal.size() != n)
+              throwInvalid(copy.loc, "call to '" + callee->name + "' with " + std::to_string(n) +
+                                         " values where it declares " +
+                                         std::to_string(formal.size()));
+            for (size_t k = 0; k < n; ++k) {
+              if (formal[k].decl.space != ptx::Space::Param)
+                throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
+              inner[0][formal[k].decl.name] = actual->elems[k].name;
+            }
+          };
+          bind(callee->params, args);
+          bind(callee->returns, rets);
+          std::string innerSuffix = "$" + std::to_string(++inlineCounter);
+          for (const auto &cst : callee->body)
+            if (auto *l = std::get_if<ptx::Label>(&cst))
+              inner[0][l->name] = l->name + innerSuffix;
+          walk(*callee, inner, innerSuffix, depth + 1);
+          flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+        };
+        // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
+        // function it may reach, chosen by comparing the pointer with their addresses: the
+        // functions of a `.calltargets` list, else those of the call's prototype whose address
+        // the module takes. A pointer to none of them traps, as a bad jump does on a GPU.
+        auto indirectCall = [&](const ptx::Instruction &call, size_t at) {
+          if (call.guard)
+            throwUnsupported(call.loc, "predicated call");
+          const std::string &label = call.operands.back().name;
+          const ptx::CallPrototype *proto = nullptr;
+          const ptx::Directive *targetList = nullptr;
+          for (const auto &st : f.body) {
+            if (auto *cp = std::get_if<ptx::CallPrototype>(&st); cp && cp->label == label)
+              proto = cp;
+            if (auto *d = std::get_if<ptx::Directive>(&st);
+                d && d->name == "calltargets" && d->text == label)
+              targetList = d;
+          }
+          for (const auto &cp : ms.ast.prototypes)
+            if (!proto && cp.label == label)
+              proto = &cp;
+          auto sizes = [](const std::vector<ptx::Param> &ps) {
+            std::vector<uint64_t> out;
+            for (const auto &p : ps)
+              out.push_back(varBytes(p.decl));
+            return out;
+          };
+          std::vector<const ptx::Function *> targets;
+          if (targetList) {
+            for (const auto &t : targetList->args)
+              if (const ptx::Function *fn = ms.ast.findFunction(t.name); fn && fn->hasBody)
+                targets.push_back(fn);
+          } else if (proto) {
+            for (const ptx::Function *fn : ms.addressTaken)
+              if (sizes(fn->params) == sizes(proto->params) &&
+                  sizes(fn->returns) == sizes(proto->returns))
+                targets.push_back(fn);
+          } else {
+            throwInvalid(call.loc, "indirect call without a .callprototype or .calltargets");
+          }
+          if (targets.empty())
+            throwUnsupported(call.loc, "indirect call that can reach no function (no function "
+                                       "of its prototype has its address taken in the module)");
+          const std::string id = "$icall" + std::to_string(++inlineCounter);
+          const std::string pred = "%" + id.substr(1) + ".p";
+          addReg(pred, ptx::Type::Pred, call.loc);
+          auto symbol = [&](const std::string &name) {
+            ptx::Operand op;
+            op.kind = ptx::Operand::Kind::Symbol;
+            op.loc = call.loc;
+            op.name = name;
+            return op;
+          };
+          auto branch = [&](const std::string &to, std::optional<ptx::Guard> guard) {
+            ptx::Instruction br;
+            br.loc = call.loc;
+            br.opcode = "bra";
+            br.guard = std::move(guard);
+            br.operands = {symbol(to)};
+            flat_.push_back(std::move(br));
+          };
+          for (size_t k = 0; k < targets.size(); ++k) {
+            ptx::Instruction cmp;
+            cmp.loc = call.loc;
+            cmp.opcode = "setp";
+            cmp.mods = {"eq"};
+            cmp.types = {ptx::Type::U64};
+            ptx::Operand p;
+            p.kind = ptx::Operand::Kind::Reg;
+            p.loc = call.loc;
+            p.name = pred;
+            cmp.operands = {p, call.operands[at], symbol(targets[k]->name)};
+            flat_.push_back(std::move(cmp));
+            branch(id + "." + std::to_string(k), ptx::Guard{pred, false});
+          }
+          ptx::Instruction trap;
+          trap.loc = call.loc;
+          trap.opcode = "trap";
+          flat_.push_back(std::move(trap));
+          for (size_t k = 0; k < targets.size(); ++k) {
+            flat_.push_back(ptx::Label{call.loc, id + "." + std::to_string(k)});
+            ptx::Instruction direct = call;
+            direct.operands[at] = symbol(targets[k]->name);
+            direct.operands.pop_back(); // the prototype or target list
+            inlineCall(direct, targets[k]);
+            branch(id + ".end", std::nullopt);
+          }
+          flat_.push_back(ptx::Label{call.loc, id + ".end"});
+        };
         for (const auto &st : f.body) {
           if (std::holds_alternative<ptx::ScopeBegin>(st)) {
             scopes.emplace_back();
@@ -204,46 +328,17 @@ void KernelLowering::collectRegisters() {
               size_t i = !copy.operands.empty() && copy.operands[0].kind == ptx::Operand::Kind::List
                              ? 1
                              : 0;
+              if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Reg) {
+                indirectCall(copy, i);
+                continue;
+              }
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
                 callee = ms.ast.findFunction(copy.operands[i].name);
               if (callee && !callee->hasBody)
                 callee = nullptr; // an external function: a runtime service
             }
             if (callee) {
-              // A device function is inlined: its parameters and return values name the call's
-              // .param variables, its registers and labels get names of their own.
-              if (copy.guard)
-                throwUnsupported(copy.loc, "predicated call");
-              if (depth >= 16)
-                throwUnsupported(copy.loc,
-                                 "recursive or too deeply nested call to '" + callee->name + "'");
-              const auto &o = copy.operands;
-              const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
-              const ptx::Operand *args = nullptr;
-              for (const auto &op : o)
-                if (&op != rets && op.kind == ptx::Operand::Kind::List)
-                  args = &op;
-              Scopes inner(1);
-              auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
-                size_t n = actual ? actual->elems.size() : 0;
-                if (formal.size() != n)
-                  throwInvalid(copy.loc, "call to '" + callee->name + "' with " +
-                                             std::to_string(n) + " values where it declares " +
-                                             std::to_string(formal.size()));
-                for (size_t k = 0; k < n; ++k) {
-                  if (formal[k].decl.space != ptx::Space::Param)
-                    throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
-                  inner[0][formal[k].decl.name] = actual->elems[k].name;
-                }
-              };
-              bind(callee->params, args);
-              bind(callee->returns, rets);
-              std::string innerSuffix = "$" + std::to_string(++inlineCounter);
-              for (const auto &cst : callee->body)
-                if (auto *l = std::get_if<ptx::Label>(&cst))
-                  inner[0][l->name] = l->name + innerSuffix;
-              walk(*callee, inner, innerSuffix, depth + 1);
-              flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+              inlineCall(copy, callee);
               continue;
             }
             if (depth > 0 && (copy.opcode == "ret")) {
@@ -264,7 +359,7 @@ void KernelLowering::collectRegisters() {
             continue;
           }
           if (std::holds_alternative<ptx::CallPrototype>(st))
-            throwUnsupported(f.loc, "indirect calls (.callprototype)");
+            continue; // a declaration for indirect calls (below)
           if (auto *l = std::get_if<ptx::Label>(&st); l && depth > 0) {
             ptx::Label renamed = *l;
             rename(renamed.name);
@@ -919,7 +1014,8 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   llvm::cast<llvm::Instruction>(sharedBase_)
       ->setMetadata(kSharedMetadata, llvm::MDNode::get(ctx, {}));
   scratch_ = loadField(blockArg_, ms.blockTy, 3, 0, ptrTy, "scratch");
-  llvm::cast<llvm::Instruction>(scratch_)->setMetadata(kScratchMetadata, llvm::MDNode::get(ctx, {}));
+  llvm::cast<llvm::Instruction>(scratch_)->setMetadata(kScratchMetadata,
+                                                       llvm::MDNode::get(ctx, {}));
 
   for (size_t i = 0; i < regs_.size(); ++i)
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));

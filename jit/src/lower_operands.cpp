@@ -106,6 +106,10 @@ Value *KernelLowering::symbolAddress(const std::string &name, const ptx::Instruc
     *spaceOut = ptx::Space::Global;
     return b.CreatePtrToInt(gv, b.getInt64Ty());
   }
+  if (auto *fn = ms.functionMarker(name)) { // a device function's address (function pointer)
+    *spaceOut = ptx::Space::Global;
+    return b.CreatePtrToInt(fn, b.getInt64Ty());
+  }
   if (auto it = paramOffsets_.find(name); it != paramOffsets_.end()) {
     *spaceOut = ptx::Space::Param;
     return b.getInt64(it->second);

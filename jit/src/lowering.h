@@ -35,6 +35,9 @@ llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
 
 // Module-wide state shared by the lowering of every kernel of one PTX module.
 struct ModuleState {
+  ModuleState(llvm::LLVMContext &c, llvm::Module *m, const ptx::Module &a, std::string prefix)
+      : ctx(c), mod(m), ast(a), symbolPrefix(std::move(prefix)) {}
+
   llvm::LLVMContext &ctx;
   llvm::Module *mod; // the module being emitted: the variables' module, then each kernel's own
   const ptx::Module &ast;
@@ -46,10 +49,17 @@ struct ModuleState {
   uint32_t dynamicSharedOffset = 0; // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
+  // Device functions' addresses: one byte in the variables' module per .func with a body, so
+  // that a function pointer (`mov.u64 %rd, f;`, a table initialised with `{f, g}`) is a distinct
+  // address that indirect calls compare against.
+  std::unordered_map<std::string, llvm::GlobalVariable *> functionMarkers;
+  std::vector<const ptx::Function *> addressTaken; // .func whose address the module takes
 
   // A .global/.const variable as seen from the module being emitted (a declaration there when
   // it is defined in the variables' module); null when there is no such variable.
   llvm::GlobalVariable *global(const std::string &name);
+  // The address marker of a device function, as seen from the module being emitted; or null.
+  llvm::GlobalVariable *functionMarker(const std::string &name);
 };
 
 // Creates the module's global variables and the shared-memory layout; throws LowerError.

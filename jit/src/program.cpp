@@ -109,7 +109,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
   };
   std::vector<std::unique_ptr<llvm::Module>> modules;
   modules.push_back(newModule("variables"));
-  ModuleState ms{ctx, modules[0].get(), parsed.module, prefix, {}, {}, {}};
+  ModuleState ms(ctx, modules[0].get(), parsed.module, prefix);
   try {
     lowerModuleScope(ms, impl->kernels);
     for (const auto &[name, gv] : ms.globals)
@@ -197,7 +197,7 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
   llvm::Module mod("cucpu.inspect." + std::string(kernel), ctx);
   mod.setDataLayout(jit->getDataLayout());
   mod.setTargetTriple(jit->getTargetTriple().str());
-  ModuleState ms{ctx, &mod, parsed.module, "cucpu.inspect.", {}, {}, {}};
+  ModuleState ms(ctx, &mod, parsed.module, "cucpu.inspect.");
   std::vector<KernelInfo> kernels;
   KernelInfo info;
   try {

@@ -1,5 +1,6 @@
 // Device-function calls: .func bodies are inlined at PTX level (so barriers inside them work);
-// recursion is reported as not supported, naming the function.
+// indirect calls become a choice between the functions they can reach; recursion is reported as
+// not supported, naming the function.
 #include "run_grid.h"
 
 #include <gtest/gtest.h>
@@ -109,6 +110,126 @@ DONE:
   EXPECT_EQ(p.error().code(), 801); // CUDA_ERROR_NOT_SUPPORTED
   EXPECT_NE(log.find("recursive or too deeply nested call to 'down'"), std::string::npos) << log;
   EXPECT_NE(log.find("16:3:"), std::string::npos) << log; // the recursive call itself
+}
+
+// Function pointers: a table of function addresses and a variable's address as initializers, an
+// indirect call through the table with a .calltargets list, and one through a prototype.
+TEST(Calls, IndirectCallsThroughTablesAndPrototypes) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) twice(.param .b32 a)
+{
+  .reg .b32 %v;
+  ld.param.b32 %v, [a];
+  add.s32 %v, %v, %v;
+  st.param.b32 [r], %v;
+  ret;
+}
+.func (.param .b32 r) square(.param .b32 a)
+{
+  .reg .b32 %v;
+  ld.param.b32 %v, [a];
+  mul.lo.s32 %v, %v, %v;
+  st.param.b32 [r], %v;
+  ret;
+}
+.func (.param .b32 r) negate(.param .b32 a)
+{
+  .reg .b32 %v;
+  ld.param.b32 %v, [a];
+  neg.s32 %v, %v;
+  st.param.b32 [r], %v;
+  ret;
+}
+.global .align 8 .u64 table[3] = {twice, square, negate};
+.global .align 4 .u32 bias = 1000;
+.global .align 8 .u64 biasAddress = bias;
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r0, %tid.x;
+  rem.u32 %r1, %r0, 3;
+  mul.wide.u32 %rd1, %r1, 8;
+  mov.u64 %rd2, table;
+  add.s64 %rd2, %rd2, %rd1;
+  ld.global.u64 %rd3, [%rd2];
+  ld.global.u64 %rd4, [biasAddress];
+  ld.global.u32 %r2, [%rd4];
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r0;
+  .param .b32 r;
+  targets: .calltargets twice, square, negate;
+  call (r), %rd3, (a), targets;
+  ld.param.b32 %r3, [r];
+  }
+  and.b32 %r4, %r0, 1;
+  setp.eq.u32 %p, %r4, 0;
+  mov.u64 %rd5, square;
+  mov.u64 %rd6, twice;
+  selp.b64 %rd5, %rd5, %rd6, %p;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r3;
+  .param .b32 r;
+  proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (r), %rd5, (a), proto;
+  ld.param.b32 %r5, [r];
+  }
+  add.s32 %r5, %r5, %r2;
+  mul.wide.u32 %rd7, %r0, 4;
+  add.s64 %rd7, %rd0, %rd7;
+  st.global.u32 [%rd7], %r5;
+  ret;
+}
+)";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  std::vector<int> out(64, -1);
+  int *po = out.data();
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  for (int t = 0; t < 64; ++t) {
+    int first = t % 3 == 0 ? 2 * t : t % 3 == 1 ? t * t : -t;
+    int second = t % 2 == 0 ? first * first : 2 * first;
+    ASSERT_EQ(out[t], second + 1000) << t;
+  }
+}
+
+// An indirect call whose prototype no address-taken function has is reported, not guessed.
+TEST(Calls, IndirectCallWithNoPossibleTargetIsNotSupported) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) one(.param .b32 a)
+{
+  st.param.b32 [r], 1;
+  ret;
+}
+.visible .entry k(.param .u64 f)
+{
+  .reg .b64 %rd;
+  ld.param.u64 %rd, [f];
+  {
+  .param .b64 a;
+  st.param.b64 [a], 0;
+  .param .b32 r;
+  proto: .callprototype (.param .b32 _) _ (.param .b64 _);
+  call (r), %rd, (a), proto;
+  }
+  ret;
+}
+)";
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 801); // CUDA_ERROR_NOT_SUPPORTED
+  EXPECT_NE(log.find("indirect call that can reach no function"), std::string::npos) << log;
+  EXPECT_NE(log.find("18:3:"), std::string::npos) << log;
 }
 
 } // namespace
