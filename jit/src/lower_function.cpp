@@ -181,7 +181,7 @@ void KernelLowering::collectRegisters() {
         // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
         // function it may reach, chosen by comparing the pointer with their addresses: the
         // functions of a `.calltargets` list, else those of the call's prototype whose address
-        // the module takes. A pointer to none of them traps, as a bad jump does on a GPU.
+        // the module takes. A pointer to none of them ends the grid with CUDA_ERROR_INVALID_PC.
         auto indirectCall = [&](const ptx::Instruction &call, size_t at) {
           if (call.guard)
             throwUnsupported(call.loc, "predicated call");
@@ -255,6 +255,8 @@ void KernelLowering::collectRegisters() {
           ptx::Instruction trap;
           trap.loc = call.loc;
           trap.opcode = "trap";
+          trap.mods = {kBadCallMod};
+          trap.operands = {call.operands[at]};
           flat_.push_back(std::move(trap));
           for (size_t k = 0; k < targets.size(); ++k) {
             flat_.push_back(ptx::Label{call.loc, id + "." + std::to_string(k)});

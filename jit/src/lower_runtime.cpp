@@ -19,6 +19,7 @@ constexpr unsigned kAssertFail = offsetof(cucpu_services, assert_fail);
 constexpr unsigned kTrap = offsetof(cucpu_services, trap);
 constexpr unsigned kMalloc = offsetof(cucpu_services, malloc);
 constexpr unsigned kFree = offsetof(cucpu_services, free);
+constexpr unsigned kBadCall = offsetof(cucpu_services, bad_call);
 
 } // namespace
 
@@ -40,6 +41,12 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
     return arr;
   };
 
+  if (in.opcode == "trap" && in.hasMod(kBadCallMod)) { // an indirect call's pointer missed
+    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, i64}, false);
+    b.CreateCall(fnTy, service(kBadCall),
+                 {launch_, where(), read(in.operands[0], ptx::Type::U64, in)});
+    return true;
+  }
   if (in.opcode == "trap") {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
     b.CreateCall(fnTy, service(kTrap), {launch_, where()});

@@ -17,6 +17,10 @@
 
 namespace cucpu::jit {
 
+// Modifier of an internal `trap` that ends an indirect call whose pointer names no function it
+// can reach (operand: the pointer): reported as CUDA_ERROR_INVALID_PC.
+inline constexpr const char *kBadCallMod = "cucpu.badcall";
+
 // Thrown inside the lowering, caught by Program::load and turned into a CUresult + log line.
 struct LowerError {
   int code; // CUresult

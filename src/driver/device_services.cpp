@@ -154,6 +154,13 @@ struct ServiceCalls {
                self(l).kernel_, w[0], w[1], w[2], w[3], w[4], w[5]);
     exec::raiseFault(exec::FaultKind::Trap);
   }
+  static void badCall(const cucpu_launch *l, const uint32_t *w, uint64_t target) {
+    log::error(log::Component::Exec,
+               "kernel {}: call through a pointer to no function ({:#x}) in block ({},{},{}) "
+               "thread ({},{},{})",
+               self(l).kernel_, target, w[0], w[1], w[2], w[3], w[4], w[5]);
+    exec::raiseFault(exec::FaultKind::InvalidPc, target);
+  }
   // The context's heap: every allocation counts its size plus a 16-byte header against
   // CU_LIMIT_MALLOC_HEAP_SIZE; malloc returns null beyond it, as on a GPU.
   static void *malloc(const cucpu_launch *l, uint64_t bytes) {
@@ -188,6 +195,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.trap = &ServiceCalls::trap;
   table_.malloc = &ServiceCalls::malloc;
   table_.free = &ServiceCalls::free;
+  table_.bad_call = &ServiceCalls::badCall;
   table_.context = this;
 }
 

@@ -29,6 +29,8 @@ CUresult faultError(exec::FaultKind k) {
     return CUDA_ERROR_ILLEGAL_INSTRUCTION;
   case exec::FaultKind::Assert:
     return CUDA_ERROR_ASSERT;
+  case exec::FaultKind::InvalidPc: // what an H100 reports for a call through 0x1234
+    return CUDA_ERROR_INVALID_PC;
   default:
     return CUDA_ERROR_LAUNCH_FAILED;
   }

@@ -59,13 +59,13 @@ void handler(int sig, siginfo_t *info, void *uctx) {
 
 } // namespace
 
-void raiseFault(FaultKind kind) {
+void raiseFault(FaultKind kind, uintptr_t address) {
   WorkerFaultState &st = tlsFault;
   if (!st.armed)
     std::abort(); // a service was called outside a block function: a runtime bug
   st.armed = false;
   st.fault.kind = kind;
-  st.fault.address = 0;
+  st.fault.address = address;
   siglongjmp(st.jump, 1);
 }
 

@@ -51,3 +51,14 @@ extern "C" __global__ void heapHeldAcrossBarrier(int *out) {
   out[threadIdx.x] = p ? p[255] : 0;
   free(p);
 }
+
+// Threads 100 and up call through `bad`, a pointer to no function (an H100 reports
+// cudaErrorInvalidPc for 0x1234); the others through a table of two functions.
+__device__ __noinline__ int plusOne(int x) { return x + 1; }
+__device__ __noinline__ int timesTwo(int x) { return x * 2; }
+typedef int (*IntOp)(int);
+__device__ IntOp intOps[2] = {plusOne, timesTwo};
+extern "C" __global__ void badFunctionPointer(int *out, unsigned long long bad) {
+  IntOp f = threadIdx.x < 100 ? intOps[threadIdx.x % 2] : (IntOp)bad;
+  out[threadIdx.x] = f(threadIdx.x);
+}

@@ -177,6 +177,22 @@ TEST_F(Services, TrapIsStickyLaunchFailed) {
   expectSticky(CUDA_ERROR_LAUNCH_FAILED);
 }
 
+// A call through a function pointer that names no function ends the grid with what an H100
+// reports for it (tests/e2e/faults_kernels.cu), and the log names the pointer.
+TEST_F(Services, CallThroughABadFunctionPointerIsStickyInvalidPc) {
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 128 * sizeof(int)), CUDA_SUCCESS);
+  unsigned long long bad = 0x1234;
+  void *args[] = {&d, &bad};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuLaunchKernel(fn("badFunctionPointer"), 1, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("call through a pointer to no function (0x1234)"), std::string::npos) << err;
+  EXPECT_NE(err.find("thread (100,0,0)"), std::string::npos) << err;
+  expectSticky(CUDA_ERROR_INVALID_PC);
+}
+
 TEST_F(Services, WildWriteIsStickyIllegalAddressAndOtherContextsWork) {
   CUdeviceptr d;
   ASSERT_EQ(cuMemAlloc(&d, 256), CUDA_SUCCESS);

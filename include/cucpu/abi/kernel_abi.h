@@ -22,6 +22,9 @@ typedef struct cucpu_services {
   void (*trap)(const struct cucpu_launch *l, const uint32_t *where);
   void *(*malloc)(const struct cucpu_launch *l, uint64_t bytes);
   void (*free)(const struct cucpu_launch *l, void *p);
+  /* A call through a function pointer that names no function of the module: ends the grid with
+   * CUDA_ERROR_INVALID_PC, `target` being the pointer. */
+  void (*bad_call)(const struct cucpu_launch *l, const uint32_t *where, uint64_t target);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 
