@@ -6,6 +6,7 @@
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -190,13 +191,7 @@ std::string CodeCache::key(std::string_view bitcode, const uint32_t block[3],
   h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(block), 3 * sizeof(uint32_t)));
   h.update(bitcode);
   auto digest = h.final<20>();
-  static const char *hex = "0123456789abcdef";
-  std::string key;
-  for (uint8_t byte : digest) {
-    key += hex[byte >> 4];
-    key += hex[byte & 15];
-  }
-  return key;
+  return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
 } // namespace cucpu::jit

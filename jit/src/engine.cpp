@@ -3,6 +3,7 @@
 
 #include "perf_map.h"
 
+#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 #include "parallel_loops.h"
 #include "pointer_rewrite.h"
@@ -18,6 +19,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -25,6 +27,9 @@
 #include <chrono>
 #include <dlfcn.h>
 #include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace cucpu::jit {
 namespace {
@@ -63,6 +68,7 @@ struct Engine {
   Engine() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    parseLlvmOptions();
     auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!jtmb) {
       error = llvm::toString(jtmb.takeError());
@@ -76,7 +82,8 @@ struct Engine {
     }
     tm = std::move(*tmOrErr);
     identity = std::string("LLVM " LLVM_VERSION_STRING " ") + tm->getTargetTriple().str() + " " +
-               tm->getTargetCPU().str() + " " + tm->getTargetFeatureString().str();
+               tm->getTargetCPU().str() + " " + tm->getTargetFeatureString().str() + " " +
+               env::get("CUCPU_LLVM_OPTIONS").value_or(""); // they change the code too
     auto j = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
     if (!j) {
       error = llvm::toString(j.takeError());
@@ -112,6 +119,26 @@ struct Engine {
         });
     log::debug(log::Component::Jit, "LLJIT ready for {} ({})", tm->getTargetTriple().str(),
                tm->getTargetCPU().str());
+  }
+
+  // CUCPU_LLVM_OPTIONS="-unroll-threshold=600 ...": LLVM's own options for the JIT's passes and
+  // code generator, for performance investigations (this library's LLVM is private to it).
+  static void parseLlvmOptions() {
+    auto text = env::get("CUCPU_LLVM_OPTIONS");
+    if (!text || text->empty())
+      return;
+    std::vector<std::string> words{"cucpu"};
+    std::istringstream in(*text);
+    for (std::string w; in >> w;)
+      words.push_back(w);
+    std::vector<const char *> argv;
+    for (const auto &w : words)
+      argv.push_back(w.c_str());
+    std::string errors;
+    llvm::raw_string_ostream es(errors);
+    if (!llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "cucpu",
+                                           &es))
+      log::warn(log::Component::Jit, "CUCPU_LLVM_OPTIONS: {}", errors);
   }
 
   void optimize(llvm::Module &m) {

@@ -1,6 +1,7 @@
-// Loop barriers: an implicit barrier at the head of a block-uniform loop makes each iteration a
-// region of its own, so the thread loop runs inside the kernel's loop and vectorises across
-// threads (each thread's strided loads become one contiguous vector load per iteration).
+// Loop barriers: an implicit barrier at the head of a loop makes each iteration a region of its
+// own, so the thread loop runs inside the kernel's loop and vectorises across threads (each
+// thread's strided loads become one contiguous vector load per iteration). Threads may leave the
+// loop after different numbers of iterations: they wait at the next barrier meanwhile.
 #include "lowering.h"
 
 #include "cucpu/support/env.h"
@@ -177,9 +178,10 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
   return true;
 }
 
-// Chooses the loops that get an implicit barrier at their head: innermost loops without sync
-// points whose every latch is reached by all (non-exited) threads and branches on a uniform
-// predicate, and that touch memory. Then re-forms the blocks with those barriers.
+// Chooses the loops that get an implicit barrier at their head: innermost, reducible loops
+// without sync points that touch memory. Their trip count may differ between threads (the masked
+// region copies run the threads that disagree; an implicit barrier waits for no thread). Then
+// re-forms the blocks with those barriers.
 void KernelLowering::addLoopBarriers() {
   static const bool enabled = env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0";
   if (!enabled || warpMode_ || namedBarriers_) // named barriers: arrival order matters

@@ -34,6 +34,15 @@ bool inScratch(const llvm::Value *ptr) {
   return ld && ld->getMetadata(kScratchMetadata);
 }
 
+// Both passes change instructions, never the control flow.
+llvm::PreservedAnalyses preserved(bool changed) {
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses pa;
+  pa.preserveSet<llvm::CFGAnalyses>();
+  return pa;
+}
+
 } // namespace
 
 llvm::PreservedAnalyses RetagThreadLoopsPass::run(llvm::Function &f,
@@ -59,11 +68,7 @@ llvm::PreservedAnalyses RetagThreadLoopsPass::run(llvm::Function &f,
         }
       }
   }
-  if (!changed)
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses pa;
-  pa.preserveSet<llvm::CFGAnalyses>();
-  return pa;
+  return preserved(changed);
 }
 
 llvm::PreservedAnalyses UniformScratchStoresPass::run(llvm::Function &f,
@@ -87,11 +92,7 @@ llvm::PreservedAnalyses UniformScratchStoresPass::run(llvm::Function &f,
     sc->eraseFromParent();
     changed = true;
   }
-  if (!changed)
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses pa;
-  pa.preserveSet<llvm::CFGAnalyses>();
-  return pa;
+  return preserved(changed);
 }
 
 } // namespace cucpu::jit
