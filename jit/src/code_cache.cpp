@@ -111,7 +111,6 @@ std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) cons
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buf)
     return nullptr;
-  ++hitCount;
   std::error_code ec;
   fs::last_write_time(path, fs::file_time_type::clock::now(), ec); // recently used: pruned last
   return std::move(*buf);
@@ -174,6 +173,13 @@ void CodeCache::prune() {
       total -= e.size;
   }
 }
+
+void CodeCache::remove(const std::string &key) {
+  std::error_code ec;
+  fs::remove(fs::path(dir_) / (key + kSuffix), ec);
+}
+
+void CodeCache::countHit() { ++hitCount; }
 
 uint64_t CodeCache::hits() const { return hitCount; }
 uint64_t CodeCache::stores() const { return storeCount; }

@@ -27,6 +27,9 @@ public:
   // The object stored under `key`, or null.
   std::unique_ptr<llvm::MemoryBuffer> load(const std::string &key) const;
   void store(const std::string &key, std::string_view object);
+  // An entry that turned out unusable (not an object defining the kernel): deleted.
+  void remove(const std::string &key);
+  void countHit();
 
   // The key of one kernel: a hash of its lowered IR (bitcode), the block shape it is specialised
   // for, the code generator (`target`: LLVM's version, the host CPU and its features) and the

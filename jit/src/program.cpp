@@ -10,6 +10,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -30,6 +31,25 @@ constexpr const char *kSymbolPrefix = "cucpu.";
 // Shapes compiled per kernel before further shapes share one unspecialised function.
 constexpr size_t kMaxShapesPerKernel = 8;
 std::atomic<uint64_t> nextProgramId{1};
+
+// Whether `object` is an object file that defines `symbol` (a cache entry worth linking).
+bool definesSymbol(const llvm::MemoryBuffer &object, const std::string &symbol) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object.getMemBufferRef());
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return false;
+  }
+  for (const llvm::object::SymbolRef &s : (*file)->symbols()) {
+    auto name = s.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name == symbol)
+      return true;
+  }
+  return false;
+}
 
 // One compiled form of a kernel: for one block shape, or for any ({0, 0, 0}).
 struct Compiled {
@@ -246,7 +266,15 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_
   CodeCache &cache = CodeCache::instance();
   const std::string key = cache.enabled() ? cache.key(bitcode, shape, targetIdentity()) : "";
   std::unique_ptr<llvm::MemoryBuffer> object = cache.enabled() ? cache.load(key) : nullptr;
+  if (object && !definesSymbol(*object, symbol)) { // truncated or overwritten: compile again
+    log::warn(log::Component::Jit, "code cache: unusable entry {} for {}, compiling again", key,
+              kernel.name);
+    cache.remove(key);
+    object.reset();
+  }
   const bool cached = object != nullptr;
+  if (cached)
+    cache.countHit();
   auto fail = [&](std::string m) -> Status {
     log::error(log::Component::Jit, "compiling {}: {}", kernel.name, m);
     return Status(kCudaErrorInvalidImage, "compiling " + kernel.name + ": " + m);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 namespace {
 
@@ -58,6 +59,23 @@ TEST(CodeCache, LaterProcessLoadsTheStoredObject) {
   auto s = cucpu::jit::codeCacheStats();
   EXPECT_EQ(s.hits, 1u) << "the object stored by the previous process was not found";
   EXPECT_EQ(s.stores, 0u);
+}
+
+// An entry that is not a usable object (truncated, overwritten) is compiled again and replaced.
+TEST(CodeCache, UnusableEntryIsCompiledAgain) {
+  ASSERT_EQ(cucpu::jit::codeCacheStats().directory, expectedDirectory());
+  auto first = load(readSource("tests/unit/jit/kernels.ptx"));
+  ASSERT_TRUE(first);
+  runReduce(*first);
+  ASSERT_EQ(cucpu::jit::codeCacheStats().stores, 1u);
+  for (const auto &e : std::filesystem::directory_iterator(expectedDirectory()))
+    std::filesystem::resize_file(e.path(), std::filesystem::file_size(e.path()) / 3);
+  auto second = load(readSource("tests/unit/jit/kernels.ptx"));
+  ASSERT_TRUE(second);
+  runReduce(*second);
+  auto s = cucpu::jit::codeCacheStats();
+  EXPECT_EQ(s.hits, 0u);
+  EXPECT_EQ(s.stores, 2u);
 }
 
 TEST(CodeCache, DisabledWritesNothing) {
