@@ -147,15 +147,28 @@ void KernelLowering::collectRegisters() {
           // .param variables, its registers and labels get names of their own.
           if (copy.guard)
             throwUnsupported(copy.loc, "predicated call");
-          if (depth >= 16)
-            throwUnsupported(copy.loc,
-                             "recursive or too deeply nested call to '" + callee->name + "'");
           const auto &o = copy.operands;
           const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
           const ptx::Operand *args = nullptr;
           for (const auto &op : o)
             if (&op != rets && op.kind == ptx::Operand::Kind::List)
               args = &op;
+          auto names = [](const ptx::Operand *list) {
+            std::vector<std::string> out;
+            if (list)
+              for (const auto &e : list->elems)
+                out.push_back(e.name);
+            return out;
+          };
+          // A function calling itself: inlined once, its own calls jump back with a stack.
+          if (RecursionRegion *r = activeRecursion(callee)) {
+            recursiveCall(*r, names(args), names(rets), copy.loc);
+            return;
+          }
+          if (depth >= 16)
+            throwUnsupported(copy.loc,
+                             "recursive or too deeply nested call to '" + callee->name + "'");
+          const bool recursive = selfRecursive(*callee);
           Scopes inner(1);
           auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
             size_t n = actual ? actual->elems.size() : 0;
@@ -175,8 +188,13 @@ void KernelLowering::collectRegisters() {
           for (const auto &cst : callee->body)
             if (auto *l = std::get_if<ptx::Label>(&cst))
               inner[0][l->name] = l->name + innerSuffix;
+          if (recursive)
+            beginRecursion(callee, names(args), names(rets), localOff, copy.loc);
           walk(*callee, inner, innerSuffix, depth + 1);
-          flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+          if (recursive)
+            endRecursion(localOff, "$inline.end" + innerSuffix, copy.loc);
+          else
+            flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
         };
         // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
         // function it may reach, chosen by comparing the pointer with their addresses: the
@@ -298,6 +316,7 @@ void KernelLowering::collectRegisters() {
               std::string flatName = declare(v->name);
               localOffsets_[flatName] = localOff;
               localTypes_[flatName] = v->type;
+              localSizes_[flatName] = static_cast<uint32_t>(varBytes(*v));
               localOff += static_cast<uint32_t>(varBytes(*v));
               break;
             }

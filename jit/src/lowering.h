@@ -80,6 +80,20 @@ uint32_t varAlign(const ptx::VarDecl &v);
 // The lowering of one kernel. Declared here so the instruction semantics (lower_instr.cpp) and
 // the block formation (lower_function.cpp) can live in separate files.
 
+// A recursive device function inlined once at an outer call site, its own calls becoming jumps
+// with an explicit per-thread stack (recursion.cpp).
+struct RecursionRegion {
+  const ptx::Function *fn = nullptr;
+  std::string id;                     // label prefix
+  std::string sp, base, addr, word, index, pred; // its own registers (not saved in frames)
+  std::string stack;                  // the .local stack variable
+  size_t firstReg = 0;                // registers from here on are saved in each frame
+  uint32_t firstLocal = 0;            // and .local/.param bytes from here on
+  std::vector<std::string> formals;   // the outer call's argument variables (the parameters)
+  std::vector<std::string> results;   // the outer call's result variables
+  std::vector<size_t> saves, restores; // placeholders in flat_, one each per recursive call
+};
+
 struct RegInfo {
   ptx::Type type = ptx::Type::None;
   llvm::Type *ty = nullptr;
@@ -159,6 +173,17 @@ private:
   bool splitInductionVariable(int reg, const std::vector<bool> &inLoop,
                               const std::vector<std::vector<RegDef>> &defs);
   int addRegister(const std::string &name, ptx::Type type);
+  // Recursion (recursion.cpp): see RecursionRegion.
+  bool selfRecursive(const ptx::Function &fn) const;
+  RecursionRegion *activeRecursion(const ptx::Function *fn);
+  void beginRecursion(const ptx::Function *fn, std::vector<std::string> formals,
+                      std::vector<std::string> results, uint32_t localOff,
+                      const ptx::SourceLoc &loc);
+  void recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
+                     const std::vector<std::string> &rets, const ptx::SourceLoc &loc);
+  void endRecursion(uint32_t &localOff, const std::string &returnLabel, const ptx::SourceLoc &loc);
+  std::vector<RecursionRegion> recursions_;                // active, innermost last
+  std::unordered_map<std::string, uint32_t> localSizes_;   // bytes of .local/.param vars
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);

@@ -1,0 +1,303 @@
+// Recursive device functions: inlined once per outer call site, their calls to themselves become
+// jumps back to the inlined entry with the caller's frame pushed on a per-thread stack in .local
+// memory; `ret` pops a frame and jumps to the call it returns to (or leaves the region).
+#include "lowering.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cucpu::jit {
+namespace {
+
+// Stack per thread for one recursion region: deep enough for recursions a GPU's default 1 KiB
+// stack holds (its frames are smaller than ours, which save every register of the function).
+constexpr uint32_t kStackBytes = 8192;
+
+ptx::Operand regOp(const std::string &name, const ptx::SourceLoc &loc) {
+  ptx::Operand op;
+  op.kind = ptx::Operand::Kind::Reg;
+  op.loc = loc;
+  op.name = name;
+  return op;
+}
+
+ptx::Operand immOp(int64_t v, const ptx::SourceLoc &loc) {
+  ptx::Operand op;
+  op.kind = ptx::Operand::Kind::Imm;
+  op.loc = loc;
+  op.imm = v;
+  return op;
+}
+
+ptx::Operand symOp(const std::string &name, const ptx::SourceLoc &loc) {
+  ptx::Operand op;
+  op.kind = ptx::Operand::Kind::Symbol;
+  op.loc = loc;
+  op.name = name;
+  return op;
+}
+
+// [register + offset]
+ptx::Operand addrOp(const std::string &base, int64_t offset, const ptx::SourceLoc &loc) {
+  ptx::Operand op;
+  op.kind = ptx::Operand::Kind::Address;
+  op.loc = loc;
+  op.name = base;
+  op.addrIsReg = true;
+  op.imm = offset;
+  return op;
+}
+
+ptx::Instruction ins(const ptx::SourceLoc &loc, const char *opcode,
+                     std::vector<std::string> mods, std::vector<ptx::Type> types,
+                     std::vector<ptx::Operand> operands) {
+  ptx::Instruction in;
+  in.loc = loc;
+  in.opcode = opcode;
+  in.mods = std::move(mods);
+  in.types = std::move(types);
+  in.operands = std::move(operands);
+  return in;
+}
+
+ptx::Instruction guarded(ptx::Instruction in, const std::string &pred) {
+  in.guard = ptx::Guard{pred, false};
+  return in;
+}
+
+constexpr const char *kFramePlaceholder = "cucpu.frame";
+
+} // namespace
+
+bool KernelLowering::selfRecursive(const ptx::Function &fn) const {
+  for (const auto &st : fn.body)
+    if (auto *in = std::get_if<ptx::Instruction>(&st); in && in->opcode == "call")
+      for (const auto &op : in->operands)
+        if (op.kind == ptx::Operand::Kind::Symbol && op.name == fn.name)
+          return true;
+  return false;
+}
+
+RecursionRegion *KernelLowering::activeRecursion(const ptx::Function *fn) {
+  for (auto &r : recursions_)
+    if (r.fn == fn)
+      return &r;
+  return nullptr;
+}
+
+void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::string> formals,
+                                    std::vector<std::string> results, uint32_t localOff,
+                                    const ptx::SourceLoc &loc) {
+  for (const auto &st : fn->body)
+    if (auto *in = std::get_if<ptx::Instruction>(&st);
+        in && (in->opcode == "bar" || in->opcode == "barrier" || in->opcode == "shfl" ||
+               in->opcode == "vote" || in->opcode == "match" || in->opcode == "redux" ||
+               in->opcode == "activemask" || in->opcode == "elect"))
+      throwUnsupported(in->loc, "'" + spellingOf(*in) + "' in the recursive function '" +
+                                    fn->name + "'");
+  RecursionRegion r;
+  r.fn = fn;
+  r.id = "$rec" + std::to_string(regs_.size());
+  const std::string prefix = "%" + r.id.substr(1);
+  r.sp = prefix + ".sp";
+  r.base = prefix + ".base";
+  r.addr = prefix + ".addr";
+  r.word = prefix + ".word";
+  r.index = prefix + ".index";
+  r.pred = prefix + ".p";
+  r.stack = r.id + ".stack";
+  addRegister(r.sp, ptx::Type::U32);
+  addRegister(r.base, ptx::Type::U64);
+  addRegister(r.addr, ptx::Type::U64);
+  addRegister(r.word, ptx::Type::U32);
+  addRegister(r.index, ptx::Type::U32);
+  addRegister(r.pred, ptx::Type::Pred);
+  r.firstReg = regs_.size();
+  r.firstLocal = localOff;
+  r.formals = std::move(formals);
+  r.results = std::move(results);
+  flat_.push_back(ins(loc, "mov", {}, {ptx::Type::U32}, {regOp(r.sp, loc), immOp(0, loc)}));
+  flat_.push_back(ptx::Label{loc, r.id + ".entry"});
+  recursions_.push_back(std::move(r));
+}
+
+// Copies `bytes` bytes from the variable `from` to `to` (.param/.local variables of the thread),
+// through the region's address registers.
+static void copyVariable(std::vector<ptx::Statement> &out, const RecursionRegion &r,
+                         const std::string &from, const std::string &to, uint32_t bytes,
+                         const ptx::SourceLoc &loc) {
+  out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(from, loc)}));
+  out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.base, loc), symOp(to, loc)}));
+  for (uint32_t o = 0; o < bytes;) {
+    const bool word = bytes - o >= 4;
+    const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
+    out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.addr, o, loc)}));
+    out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.base, o, loc), regOp(r.word, loc)}));
+    o += word ? 4 : 1;
+  }
+}
+
+void KernelLowering::recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
+                                   const std::vector<std::string> &rets,
+                                   const ptx::SourceLoc &loc) {
+  if (args.size() != r.formals.size() || rets.size() != r.results.size())
+    throwInvalid(loc, "call to '" + r.fn->name + "' with a different number of values");
+  const int k = static_cast<int>(r.saves.size());
+  r.saves.push_back(flat_.size());
+  flat_.push_back(ins(loc, kFramePlaceholder, {"save"}, {}, {immOp(k, loc)}));
+  for (size_t i = 0; i < args.size(); ++i)
+    copyVariable(flat_, r, args[i], r.formals[i], localSizes_.at(r.formals[i]), loc);
+  flat_.push_back(ins(loc, "bra", {}, {}, {symOp(r.id + ".entry", loc)}));
+  flat_.push_back(ptx::Label{loc, r.id + ".ret" + std::to_string(k)});
+  r.restores.push_back(flat_.size());
+  flat_.push_back(ins(loc, kFramePlaceholder, {"restore"}, {}, {immOp(k, loc)}));
+  for (size_t i = 0; i < rets.size(); ++i)
+    copyVariable(flat_, r, r.results[i], rets[i], localSizes_.at(r.results[i]), loc);
+}
+
+void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnLabel,
+                                  const ptx::SourceLoc &loc) {
+  RecursionRegion r = std::move(recursions_.back());
+  recursions_.pop_back();
+
+  // The frame: the region's .local/.param variables, the parameters, every register of the
+  // region, and the index of the call to return to.
+  std::map<uint32_t, std::string> byOffset;
+  for (const auto &[name, off] : localOffsets_)
+    if (off >= r.firstLocal && off < localOff)
+      byOffset[off] = name;
+  std::vector<std::pair<std::string, uint32_t>> memory; // variable, frame offset
+  uint32_t frame = 0;
+  auto place = [&](uint32_t size, uint32_t align) {
+    frame = (frame + align - 1) / align * align;
+    uint32_t o = frame;
+    frame += size;
+    return o;
+  };
+  for (const auto &[off, name] : byOffset)
+    memory.emplace_back(name, place(localSizes_.at(name), 4));
+  for (const auto &name : r.formals)
+    memory.emplace_back(name, place(localSizes_.at(name), 4));
+  std::vector<std::string> names(regs_.size());
+  for (const auto &[name, id] : regIds_)
+    names[id] = name;
+  std::vector<std::pair<size_t, uint32_t>> registers; // register id, frame offset
+  for (size_t id = r.firstReg; id < regs_.size(); ++id) {
+    const RegInfo &ri = regs_[id];
+    uint32_t size = ri.type == ptx::Type::Pred ? 4 : std::max(1u, ptx::typeSize(ri.type));
+    registers.emplace_back(id, place(size, size));
+  }
+  const uint32_t indexAt = place(4, 4);
+  frame = (frame + 15) / 16 * 16;
+  if (frame * 4 > kStackBytes)
+    throwUnsupported(r.fn->loc, "recursive function '" + r.fn->name + "' with a frame of " +
+                                    std::to_string(frame) + " bytes");
+  localOff = (localOff + 15) / 16 * 16;
+  localOffsets_[r.stack] = localOff;
+  localTypes_[r.stack] = ptx::Type::B8;
+  localSizes_[r.stack] = kStackBytes;
+  localOff += kStackBytes;
+
+  auto frameBase = [&](std::vector<ptx::Statement> &out) {
+    out.push_back(ins(loc, "cvt", {}, {ptx::Type::U64, ptx::Type::U32},
+                      {regOp(r.base, loc), regOp(r.sp, loc)}));
+    out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(r.stack, loc)}));
+    out.push_back(ins(loc, "add", {}, {ptx::Type::S64},
+                      {regOp(r.base, loc), regOp(r.base, loc), regOp(r.addr, loc)}));
+  };
+  // Saves the caller's frame at the top of the stack (trapping when it is full), then pushes.
+  auto save = [&](int k) {
+    std::vector<ptx::Statement> out;
+    out.push_back(ins(loc, "setp", {"gt"}, {ptx::Type::U32},
+                      {regOp(r.pred, loc), regOp(r.sp, loc), immOp(kStackBytes - frame, loc)}));
+    out.push_back(guarded(ins(loc, "trap", {}, {}, {}), r.pred));
+    frameBase(out);
+    for (const auto &[name, fo] : memory) {
+      out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
+      const uint32_t bytes = localSizes_.at(name);
+      for (uint32_t o = 0; o < bytes;) {
+        const bool word = bytes - o >= 4;
+        const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
+        out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.addr, o, loc)}));
+        out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.base, fo + o, loc), regOp(r.word, loc)}));
+        o += word ? 4 : 1;
+      }
+    }
+    for (const auto &[id, fo] : registers) {
+      const RegInfo &ri = regs_[id];
+      if (ri.type == ptx::Type::Pred) {
+        out.push_back(ins(loc, "selp", {}, {ptx::Type::U32},
+                          {regOp(r.word, loc), immOp(1, loc), immOp(0, loc), regOp(names[id], loc)}));
+        out.push_back(ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, fo, loc), regOp(r.word, loc)}));
+      } else {
+        out.push_back(ins(loc, "st", {}, {ri.type}, {addrOp(r.base, fo, loc), regOp(names[id], loc)}));
+      }
+    }
+    out.push_back(ins(loc, "mov", {}, {ptx::Type::U32}, {regOp(r.word, loc), immOp(k, loc)}));
+    out.push_back(ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, indexAt, loc), regOp(r.word, loc)}));
+    out.push_back(ins(loc, "add", {}, {ptx::Type::U32},
+                      {regOp(r.sp, loc), regOp(r.sp, loc), immOp(frame, loc)}));
+    return out;
+  };
+  // Pops the frame and restores the caller's variables and registers.
+  auto restore = [&]() {
+    std::vector<ptx::Statement> out;
+    out.push_back(ins(loc, "sub", {}, {ptx::Type::U32},
+                      {regOp(r.sp, loc), regOp(r.sp, loc), immOp(frame, loc)}));
+    frameBase(out);
+    for (const auto &[name, fo] : memory) {
+      out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
+      const uint32_t bytes = localSizes_.at(name);
+      for (uint32_t o = 0; o < bytes;) {
+        const bool word = bytes - o >= 4;
+        const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
+        out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.base, fo + o, loc)}));
+        out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.addr, o, loc), regOp(r.word, loc)}));
+        o += word ? 4 : 1;
+      }
+    }
+    for (const auto &[id, fo] : registers) {
+      const RegInfo &ri = regs_[id];
+      if (ri.type == ptx::Type::Pred) {
+        out.push_back(ins(loc, "ld", {}, {ptx::Type::U32}, {regOp(r.word, loc), addrOp(r.base, fo, loc)}));
+        out.push_back(ins(loc, "setp", {"ne"}, {ptx::Type::U32},
+                          {regOp(names[id], loc), regOp(r.word, loc), immOp(0, loc)}));
+      } else {
+        out.push_back(ins(loc, "ld", {}, {ri.type}, {regOp(names[id], loc), addrOp(r.base, fo, loc)}));
+      }
+    }
+    return out;
+  };
+  // Placeholders, last first so that earlier indices stay valid.
+  std::vector<std::pair<size_t, int>> spots; // flat_ index, call (save) or -1 (restore)
+  for (size_t k = 0; k < r.saves.size(); ++k)
+    spots.emplace_back(r.saves[k], static_cast<int>(k));
+  for (size_t i : r.restores)
+    spots.emplace_back(i, -1);
+  std::sort(spots.begin(), spots.end(), [](auto &a, auto &b) { return a.first > b.first; });
+  for (const auto &[i, k] : spots) {
+    std::vector<ptx::Statement> code = k >= 0 ? save(k) : restore();
+    flat_.erase(flat_.begin() + static_cast<std::ptrdiff_t>(i));
+    flat_.insert(flat_.begin() + static_cast<std::ptrdiff_t>(i), code.begin(), code.end());
+  }
+
+  // `ret`: leave the region when no frame is pushed, else return to the call that pushed it.
+  flat_.push_back(ptx::Label{loc, returnLabel});
+  flat_.push_back(
+      ins(loc, "setp", {"eq"}, {ptx::Type::U32}, {regOp(r.pred, loc), regOp(r.sp, loc), immOp(0, loc)}));
+  flat_.push_back(guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".exit", loc)}), r.pred));
+  frameBase(flat_);
+  flat_.push_back(ins(loc, "ld", {}, {ptx::Type::U32},
+                      {regOp(r.index, loc), addrOp(r.base, -int64_t(frame) + indexAt, loc)}));
+  for (size_t k = 0; k < r.saves.size(); ++k) {
+    flat_.push_back(ins(loc, "setp", {"eq"}, {ptx::Type::U32},
+                        {regOp(r.pred, loc), regOp(r.index, loc), immOp(int64_t(k), loc)}));
+    flat_.push_back(
+        guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".ret" + std::to_string(k), loc)}),
+                r.pred));
+  }
+  flat_.push_back(ins(loc, "trap", {}, {}, {}));
+  flat_.push_back(ptx::Label{loc, r.id + ".exit"});
+}
+
+} // namespace cucpu::jit
