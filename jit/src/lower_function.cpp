@@ -145,8 +145,6 @@ void KernelLowering::collectRegisters() {
         auto inlineCall = [&](const ptx::Instruction &copy, const ptx::Function *callee) {
           // A device function is inlined: its parameters and return values name the call's
           // .param variables, its registers and labels get names of their own.
-          if (copy.guard)
-            throwUnsupported(copy.loc, "predicated call");
           const auto &o = copy.operands;
           const ptx::Operand *rets = o[0].kind == ptx::Operand::Kind::List ? &o[0] : nullptr;
           const ptx::Operand *args = nullptr;
@@ -196,13 +194,33 @@ void KernelLowering::collectRegisters() {
           else
             flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
         };
+        // A guarded call (`@%p call ...`) is the call behind a branch around it.
+        auto unlessGuard = [&](ptx::Instruction call,
+                               const std::function<void(const ptx::Instruction &)> &emit) {
+          if (!call.guard) {
+            emit(call);
+            return;
+          }
+          const std::string skip = "$callskip" + std::to_string(++inlineCounter);
+          ptx::Instruction br;
+          br.loc = call.loc;
+          br.opcode = "bra";
+          br.guard = ptx::Guard{call.guard->reg, !call.guard->negate};
+          ptx::Operand target;
+          target.kind = ptx::Operand::Kind::Symbol;
+          target.loc = call.loc;
+          target.name = skip;
+          br.operands = {target};
+          flat_.push_back(std::move(br));
+          call.guard.reset();
+          emit(call);
+          flat_.push_back(ptx::Label{call.loc, skip});
+        };
         // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
         // function it may reach, chosen by comparing the pointer with their addresses: the
         // functions of a `.calltargets` list, else those of the call's prototype whose address
         // the module takes. A pointer to none of them ends the grid with CUDA_ERROR_INVALID_PC.
         auto indirectCall = [&](const ptx::Instruction &call, size_t at) {
-          if (call.guard)
-            throwUnsupported(call.loc, "predicated call");
           const std::string &label = call.operands.back().name;
           const ptx::CallPrototype *proto = nullptr;
           const ptx::Directive *targetList = nullptr;
@@ -350,7 +368,7 @@ void KernelLowering::collectRegisters() {
                              ? 1
                              : 0;
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Reg) {
-                indirectCall(copy, i);
+                unlessGuard(copy, [&](const ptx::Instruction &c) { indirectCall(c, i); });
                 continue;
               }
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
@@ -359,7 +377,7 @@ void KernelLowering::collectRegisters() {
                 callee = nullptr; // an external function: a runtime service
             }
             if (callee) {
-              inlineCall(copy, callee);
+              unlessGuard(copy, [&](const ptx::Instruction &c) { inlineCall(c, callee); });
               continue;
             }
             if (depth > 0 && (copy.opcode == "ret")) {

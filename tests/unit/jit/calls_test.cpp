@@ -323,4 +323,61 @@ TEST(Calls, IndirectCallWithNoPossibleTargetIsNotSupported) {
   EXPECT_NE(log.find("18:3:"), std::string::npos) << log;
 }
 
+// A guarded call runs only in the threads whose predicate holds, direct or indirect.
+TEST(Calls, GuardedDirectAndIndirectCalls) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) triple(.param .b32 a)
+{
+  .reg .b32 %v;
+  ld.param.b32 %v, [a];
+  mul.lo.s32 %v, %v, 3;
+  st.param.b32 [r], %v;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p, %q;
+  .reg .b32 %t<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd0, [out];
+  mov.u32 %t0, %tid.x;
+  mov.u32 %t1, 7;
+  mov.u32 %t2, 5;
+  setp.lt.u32 %p, %t0, 10;
+  setp.ge.u32 %q, %t0, 20;
+  mov.u64 %rd3, triple;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %t0;
+  .param .b32 b;
+  @%p call (b), triple, (a);
+  @%p ld.param.b32 %t1, [b];
+  }
+  {
+  .param .b32 a;
+  st.param.b32 [a], %t0;
+  .param .b32 b;
+  proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+  @!%q call (b), %rd3, (a), proto;
+  @!%q ld.param.b32 %t2, [b];
+  }
+  add.s32 %t3, %t1, %t2;
+  mul.wide.u32 %rd1, %t0, 4;
+  add.s64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %t3;
+  ret;
+}
+)";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  std::vector<int> out(32, -1);
+  int *po = out.data();
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  for (int t = 0; t < 32; ++t)
+    ASSERT_EQ(out[t], (t < 10 ? 3 * t : 7) + (t >= 20 ? 5 : 3 * t)) << t;
+}
+
 } // namespace
