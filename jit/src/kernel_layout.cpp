@@ -178,6 +178,8 @@ llvm::Constant *initializer(ModuleState &ms, const ptx::VarDecl &v) {
     if (es != 8)
       throwUnsupported(op.loc, "an address in a " + std::to_string(es * 8) +
                                    "-bit initializer element of '" + v.name + "'");
+    if (op.mask)
+      throwUnsupported(op.loc, "a byte-masked address in the initializer of '" + v.name + "'");
     const size_t at = k * es;
     if (at > done)
       parts.push_back(llvm::ConstantDataArray::get(
