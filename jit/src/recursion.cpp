@@ -1,10 +1,12 @@
-// Recursive device functions: inlined once per outer call site, their calls to themselves become
-// jumps back to the inlined entry with the caller's frame pushed on a per-thread stack in .local
-// memory; `ret` pops a frame and jumps to the call it returns to (or leaves the region).
+// Recursive device functions: inlined once per outer call site, calls back to them (from their own
+// body or from functions inlined into it: mutual recursion) become jumps to the inlined entry with
+// the caller's frame pushed on a per-thread stack in .local memory; `ret` pops a frame and jumps
+// to the call it returns to (or leaves the region).
 #include "lowering.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace cucpu::jit {
 namespace {
@@ -69,13 +71,35 @@ constexpr const char *kFramePlaceholder = "cucpu.frame";
 
 } // namespace
 
+// Whether `fn` needs a recursion region of its own at this call: it can call itself, directly or
+// through other functions, and not (only) by calling back into a region already being inlined
+// (whose entry its calls jump to).
 bool KernelLowering::selfRecursive(const ptx::Function &fn) const {
-  for (const auto &st : fn.body)
-    if (auto *in = std::get_if<ptx::Instruction>(&st); in && in->opcode == "call")
-      for (const auto &op : in->operands)
-        if (op.kind == ptx::Operand::Kind::Symbol && op.name == fn.name)
-          return true;
-  return false;
+  auto reaches = [&](auto &&isTarget) {
+    std::set<const ptx::Function *> seen;
+    std::vector<const ptx::Function *> work{&fn};
+    while (!work.empty()) {
+      const ptx::Function *f = work.back();
+      work.pop_back();
+      for (const auto &st : f->body)
+        if (auto *in = std::get_if<ptx::Instruction>(&st); in && in->opcode == "call")
+          for (const auto &op : in->operands) {
+            if (op.kind != ptx::Operand::Kind::Symbol)
+              continue;
+            const ptx::Function *callee = ms.ast.findFunction(op.name);
+            if (callee && isTarget(callee))
+              return true;
+            if (callee && callee->hasBody && seen.insert(callee).second)
+              work.push_back(callee);
+          }
+    }
+    return false;
+  };
+  auto active = [&](const ptx::Function *f) {
+    return std::any_of(recursions_.begin(), recursions_.end(),
+                       [&](const RecursionRegion &r) { return r.fn == f; });
+  };
+  return reaches([&](const ptx::Function *f) { return f == &fn; }) && !reaches(active);
 }
 
 RecursionRegion *KernelLowering::activeRecursion(const ptx::Function *fn) {
