@@ -1,7 +1,11 @@
 // Operands: registers, immediates, special registers, symbols and addresses of every state space.
 #include "lowering.h"
 
+#include "kernel_abi.h"
+
 #include <llvm/IR/Intrinsics.h>
+
+#include <cstddef>
 
 namespace cucpu::jit {
 
@@ -67,10 +71,17 @@ Value *KernelLowering::special(const ptx::Operand &op, const ptx::Instruction &i
     if (n == "%lanemask_ge") return b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
     return b.CreateShl(b.getInt32(-2), lane); // gt
   }
-  if (n == "%clock" || n == "%clock64" || n == "%globaltimer" || n == "%globaltimer_lo" ||
-      n == "%globaltimer_hi") {
+  if (n == "%clock" || n == "%clock64") {
     Value *t = b.CreateIntrinsic(llvm::Intrinsic::readcyclecounter, {}, {});
-    if (n == "%clock" || n == "%globaltimer_lo") return b.CreateTrunc(t, b.getInt32Ty());
+    return n == "%clock" ? b.CreateTrunc(t, b.getInt32Ty()) : t;
+  }
+  if (n == "%globaltimer" || n == "%globaltimer_lo" || n == "%globaltimer_hi") {
+    // Nanoseconds, as on a GPU: the runtime reads the real-time clock.
+    auto *ptrTy = llvm::PointerType::get(ctx, 0);
+    Value *fn = b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_,
+                                                          offsetof(cucpu_services, globaltimer)));
+    Value *t = b.CreateCall(llvm::FunctionType::get(b.getInt64Ty(), false), fn);
+    if (n == "%globaltimer_lo") return b.CreateTrunc(t, b.getInt32Ty());
     if (n == "%globaltimer_hi") return b.CreateTrunc(b.CreateLShr(t, 32), b.getInt32Ty());
     return t;
   }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 namespace cucpu::driver {
 namespace {
@@ -154,6 +155,11 @@ struct ServiceCalls {
                self(l).kernel_, w[0], w[1], w[2], w[3], w[4], w[5]);
     exec::raiseFault(exec::FaultKind::Trap);
   }
+  static uint64_t globaltimer() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+  }
   static void badCall(const cucpu_launch *l, const uint32_t *w, uint64_t target) {
     log::error(log::Component::Exec,
                "kernel {}: call through a pointer to no function ({:#x}) in block ({},{},{}) "
@@ -196,6 +202,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.malloc = &ServiceCalls::malloc;
   table_.free = &ServiceCalls::free;
   table_.bad_call = &ServiceCalls::badCall;
+  table_.globaltimer = &ServiceCalls::globaltimer;
   table_.context = this;
 }
 

@@ -62,3 +62,10 @@ extern "C" __global__ void badFunctionPointer(int *out, unsigned long long bad) 
   IntOp f = threadIdx.x < 100 ? intOps[threadIdx.x % 2] : (IntOp)bad;
   out[threadIdx.x] = f(threadIdx.x);
 }
+
+// %globaltimer, read by every thread: nanoseconds of the real-time clock, as on a GPU.
+extern "C" __global__ void globalTimer(unsigned long long *out) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  out[threadIdx.x] = t;
+}

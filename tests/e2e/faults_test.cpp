@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -191,6 +192,26 @@ TEST_F(Services, CallThroughABadFunctionPointerIsStickyInvalidPc) {
   EXPECT_NE(err.find("call through a pointer to no function (0x1234)"), std::string::npos) << err;
   EXPECT_NE(err.find("thread (100,0,0)"), std::string::npos) << err;
   expectSticky(CUDA_ERROR_INVALID_PC);
+}
+
+// %globaltimer counts nanoseconds of the real-time clock (it was TSC ticks).
+TEST_F(Services, GlobalTimerIsRealTimeNanoseconds) {
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 32 * sizeof(unsigned long long)), CUDA_SUCCESS);
+  void *args[] = {&d};
+  timespec before{}, after{};
+  clock_gettime(CLOCK_REALTIME, &before);
+  ASSERT_EQ(cuLaunchKernel(fn("globalTimer"), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  clock_gettime(CLOCK_REALTIME, &after);
+  std::vector<unsigned long long> t(32);
+  ASSERT_EQ(cuMemcpyDtoH(t.data(), d, t.size() * sizeof(t[0])), CUDA_SUCCESS);
+  auto ns = [](const timespec &ts) { return ts.tv_sec * 1000000000ull + ts.tv_nsec; };
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_GE(t[i], ns(before)) << i;
+    EXPECT_LE(t[i], ns(after)) << i;
+  }
 }
 
 TEST_F(Services, WildWriteIsStickyIllegalAddressAndOtherContextsWork) {

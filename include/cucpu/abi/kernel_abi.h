@@ -25,6 +25,8 @@ typedef struct cucpu_services {
   /* A call through a function pointer that names no function of the module: ends the grid with
    * CUDA_ERROR_INVALID_PC, `target` being the pointer. */
   void (*bad_call)(const struct cucpu_launch *l, const uint32_t *where, uint64_t target);
+  /* %globaltimer: nanoseconds of the system's real-time clock. */
+  uint64_t (*globaltimer)(void);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 
