@@ -322,7 +322,10 @@ bool KernelLowering::emitIntInstruction(const ptx::Instruction &in) {
   }
 
   if (op == "lop3") {
-    if (o.size() != 5 || o[4].kind != ptx::Operand::Kind::Imm) unsupported();
+    // lop3.b32 d, a, b, c, lut;  or, PTX 8.2, lop3.{or,and}.b32 d|p, a, b, c, lut, q;
+    const bool withPred = o.size() == 6 && !o[0].name2.empty();
+    if ((o.size() != 5 && !withPred) || o[4].kind != ptx::Operand::Kind::Imm) unsupported();
+    if (withPred && in.hasMod("or") == in.hasMod("and")) unsupported();
     Value *a = src(1, t), *c = src(2, t), *d = src(3, t);
     unsigned lut = static_cast<unsigned>(o[4].imm) & 0xff;
     Value *r = C(ty, 0);
@@ -332,7 +335,19 @@ bool KernelLowering::emitIntInstruction(const ptx::Instruction &in) {
                                 i & 1 ? d : b.CreateNot(d));
       r = b.CreateOr(r, term);
     }
-    write(o[0], r, t, in);
+    if (!withPred) {
+      write(o[0], r, t, in);
+      return true;
+    }
+    // p = (d != 0) BoolOp q
+    ptx::Operand dOp = o[0], pOp = o[0];
+    dOp.name2.clear();
+    pOp.name = o[0].name2;
+    pOp.name2.clear();
+    Value *nz = b.CreateICmpNE(r, C(ty, 0));
+    Value *q = read(o[5], T::Pred, in);
+    write(dOp, r, t, in);
+    write(pOp, in.hasMod("or") ? b.CreateOr(nz, q) : b.CreateAnd(nz, q), T::Pred, in);
     return true;
   }
 

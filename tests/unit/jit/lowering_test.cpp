@@ -203,3 +203,59 @@ TEST(Lowering, ReductionLoopVectorisesWithoutScatteredState) {
                           "masked.scatter.v8i64", "masked.scatter.v16i64"})
     EXPECT_EQ(ir->find(bad), std::string::npos) << bad;
 }
+
+// lop3 with a predicate output (PTX 8.2): d = lut(a, b, c), p = (d != 0) or/and q.
+TEST(Lowering, Lop3WithPredicateOutput) {
+  const std::string ptx = R"(.version 8.2
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %q, %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd0, [in];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %tid.x;
+  mul.wide.u32 %rd2, %r0, 12;
+  add.s64 %rd2, %rd0, %rd2;
+  ld.global.u32 %r1, [%rd2];
+  ld.global.u32 %r2, [%rd2+4];
+  ld.global.u32 %r3, [%rd2+8];
+  and.b32 %r4, %r0, 1;
+  setp.eq.u32 %q, %r4, 1;
+  lop3.or.b32 %r5|%p0, %r1, %r2, %r3, 0x80, %q;
+  lop3.and.b32 %r6|%p1, %r1, %r2, %r3, 0x96, %q;
+  selp.u32 %r7, 1, 0, %p0;
+  selp.u32 %r4, 2, 0, %p1;
+  or.b32 %r7, %r7, %r4;
+  mul.wide.u32 %rd3, %r0, 12;
+  add.s64 %rd3, %rd1, %rd3;
+  st.global.u32 [%rd3], %r5;
+  st.global.u32 [%rd3+4], %r6;
+  st.global.u32 [%rd3+8], %r7;
+  ret;
+}
+)";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  const unsigned n = 64;
+  std::vector<uint32_t> in(3 * n), out(3 * n, 0xdeadbeef);
+  for (unsigned t = 0; t < n; ++t) {
+    in[3 * t] = t % 3 ? 0xf0f0f0f0u * t : 0;
+    in[3 * t + 1] = t % 5 ? 0xff00ff00u ^ (t << 7) : 0;
+    in[3 * t + 2] = t * 0x01010101u;
+  }
+  uint32_t *pi = in.data(), *po = out.data();
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {n, 1, 1};
+  runGrid(*prog, "k", grid, block, {&pi, &po});
+  for (unsigned t = 0; t < n; ++t) {
+    uint32_t a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];
+    uint32_t andAll = a & b & c, parity = a ^ b ^ c; // LUTs 0x80 and 0x96
+    bool q = t & 1;
+    uint32_t flags = ((andAll != 0) || q ? 1u : 0u) | ((parity != 0) && q ? 2u : 0u);
+    ASSERT_EQ(out[3 * t], andAll) << t;
+    ASSERT_EQ(out[3 * t + 1], parity) << t;
+    ASSERT_EQ(out[3 * t + 2], flags) << t;
+  }
+}
