@@ -50,9 +50,8 @@ ptx::Operand addrOp(const std::string &base, int64_t offset, const ptx::SourceLo
   return op;
 }
 
-ptx::Instruction ins(const ptx::SourceLoc &loc, const char *opcode,
-                     std::vector<std::string> mods, std::vector<ptx::Type> types,
-                     std::vector<ptx::Operand> operands) {
+ptx::Instruction ins(const ptx::SourceLoc &loc, const char *opcode, std::vector<std::string> mods,
+                     std::vector<ptx::Type> types, std::vector<ptx::Operand> operands) {
   ptx::Instruction in;
   in.loc = loc;
   in.opcode = opcode;
@@ -117,8 +116,8 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
         in && (in->opcode == "bar" || in->opcode == "barrier" || in->opcode == "shfl" ||
                in->opcode == "vote" || in->opcode == "match" || in->opcode == "redux" ||
                in->opcode == "activemask" || in->opcode == "elect"))
-      throwUnsupported(in->loc, "'" + spellingOf(*in) + "' in the recursive function '" +
-                                    fn->name + "'");
+      throwUnsupported(in->loc,
+                       "'" + spellingOf(*in) + "' in the recursive function '" + fn->name + "'");
   RecursionRegion r;
   r.fn = fn;
   r.id = "$rec" + std::to_string(regs_.size());
@@ -145,20 +144,27 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
   recursions_.push_back(std::move(r));
 }
 
-// Copies `bytes` bytes from the variable `from` to `to` (.param/.local variables of the thread),
-// through the region's address registers.
+// Copies `bytes` bytes from [fromReg + fromOff] to [toReg + toOff], a word at a time, through the
+// region's word register.
+static void copyBytes(std::vector<ptx::Statement> &out, const RecursionRegion &r,
+                      const std::string &fromReg, int64_t fromOff, const std::string &toReg,
+                      int64_t toOff, uint32_t bytes, const ptx::SourceLoc &loc) {
+  for (uint32_t o = 0; o < bytes;) {
+    const bool word = bytes - o >= 4;
+    const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
+    out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(fromReg, fromOff + o, loc)}));
+    out.push_back(ins(loc, "st", {}, {t}, {addrOp(toReg, toOff + o, loc), regOp(r.word, loc)}));
+    o += word ? 4 : 1;
+  }
+}
+
+// Copies the variable `from` to `to` (.param/.local variables of the thread, `bytes` long).
 static void copyVariable(std::vector<ptx::Statement> &out, const RecursionRegion &r,
                          const std::string &from, const std::string &to, uint32_t bytes,
                          const ptx::SourceLoc &loc) {
   out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(from, loc)}));
   out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.base, loc), symOp(to, loc)}));
-  for (uint32_t o = 0; o < bytes;) {
-    const bool word = bytes - o >= 4;
-    const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
-    out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.addr, o, loc)}));
-    out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.base, o, loc), regOp(r.word, loc)}));
-    o += word ? 4 : 1;
-  }
+  copyBytes(out, r, r.addr, 0, r.base, 0, bytes, loc);
 }
 
 void KernelLowering::recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
@@ -238,27 +244,24 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     frameBase(out);
     for (const auto &[name, fo] : memory) {
       out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
-      const uint32_t bytes = localSizes_.at(name);
-      for (uint32_t o = 0; o < bytes;) {
-        const bool word = bytes - o >= 4;
-        const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
-        out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.addr, o, loc)}));
-        out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.base, fo + o, loc), regOp(r.word, loc)}));
-        o += word ? 4 : 1;
-      }
+      copyBytes(out, r, r.addr, 0, r.base, fo, localSizes_.at(name), loc);
     }
     for (const auto &[id, fo] : registers) {
       const RegInfo &ri = regs_[id];
       if (ri.type == ptx::Type::Pred) {
-        out.push_back(ins(loc, "selp", {}, {ptx::Type::U32},
-                          {regOp(r.word, loc), immOp(1, loc), immOp(0, loc), regOp(names[id], loc)}));
-        out.push_back(ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, fo, loc), regOp(r.word, loc)}));
+        out.push_back(
+            ins(loc, "selp", {}, {ptx::Type::U32},
+                {regOp(r.word, loc), immOp(1, loc), immOp(0, loc), regOp(names[id], loc)}));
+        out.push_back(
+            ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, fo, loc), regOp(r.word, loc)}));
       } else {
-        out.push_back(ins(loc, "st", {}, {ri.type}, {addrOp(r.base, fo, loc), regOp(names[id], loc)}));
+        out.push_back(
+            ins(loc, "st", {}, {ri.type}, {addrOp(r.base, fo, loc), regOp(names[id], loc)}));
       }
     }
     out.push_back(ins(loc, "mov", {}, {ptx::Type::U32}, {regOp(r.word, loc), immOp(k, loc)}));
-    out.push_back(ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, indexAt, loc), regOp(r.word, loc)}));
+    out.push_back(
+        ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, indexAt, loc), regOp(r.word, loc)}));
     out.push_back(ins(loc, "add", {}, {ptx::Type::U32},
                       {regOp(r.sp, loc), regOp(r.sp, loc), immOp(frame, loc)}));
     return out;
@@ -271,23 +274,18 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     frameBase(out);
     for (const auto &[name, fo] : memory) {
       out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
-      const uint32_t bytes = localSizes_.at(name);
-      for (uint32_t o = 0; o < bytes;) {
-        const bool word = bytes - o >= 4;
-        const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
-        out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(r.base, fo + o, loc)}));
-        out.push_back(ins(loc, "st", {}, {t}, {addrOp(r.addr, o, loc), regOp(r.word, loc)}));
-        o += word ? 4 : 1;
-      }
+      copyBytes(out, r, r.base, fo, r.addr, 0, localSizes_.at(name), loc);
     }
     for (const auto &[id, fo] : registers) {
       const RegInfo &ri = regs_[id];
       if (ri.type == ptx::Type::Pred) {
-        out.push_back(ins(loc, "ld", {}, {ptx::Type::U32}, {regOp(r.word, loc), addrOp(r.base, fo, loc)}));
+        out.push_back(
+            ins(loc, "ld", {}, {ptx::Type::U32}, {regOp(r.word, loc), addrOp(r.base, fo, loc)}));
         out.push_back(ins(loc, "setp", {"ne"}, {ptx::Type::U32},
                           {regOp(names[id], loc), regOp(r.word, loc), immOp(0, loc)}));
       } else {
-        out.push_back(ins(loc, "ld", {}, {ri.type}, {regOp(names[id], loc), addrOp(r.base, fo, loc)}));
+        out.push_back(
+            ins(loc, "ld", {}, {ri.type}, {regOp(names[id], loc), addrOp(r.base, fo, loc)}));
       }
     }
     return out;
@@ -307,8 +305,8 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
 
   // `ret`: leave the region when no frame is pushed, else return to the call that pushed it.
   flat_.push_back(ptx::Label{loc, returnLabel});
-  flat_.push_back(
-      ins(loc, "setp", {"eq"}, {ptx::Type::U32}, {regOp(r.pred, loc), regOp(r.sp, loc), immOp(0, loc)}));
+  flat_.push_back(ins(loc, "setp", {"eq"}, {ptx::Type::U32},
+                      {regOp(r.pred, loc), regOp(r.sp, loc), immOp(0, loc)}));
   flat_.push_back(guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".exit", loc)}), r.pred));
   frameBase(flat_);
   flat_.push_back(ins(loc, "ld", {}, {ptx::Type::U32},
@@ -317,8 +315,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     flat_.push_back(ins(loc, "setp", {"eq"}, {ptx::Type::U32},
                         {regOp(r.pred, loc), regOp(r.index, loc), immOp(int64_t(k), loc)}));
     flat_.push_back(
-        guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".ret" + std::to_string(k), loc)}),
-                r.pred));
+        guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".ret" + std::to_string(k), loc)}), r.pred));
   }
   flat_.push_back(ins(loc, "trap", {}, {}, {}));
   flat_.push_back(ptx::Label{loc, r.id + ".exit"});
