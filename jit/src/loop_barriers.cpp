@@ -3,6 +3,7 @@
 // thread's strided loads become one contiguous vector load per iteration). Threads may leave the
 // loop after different numbers of iterations: they wait at the next barrier meanwhile.
 #include "lowering.h"
+#include "ptx_build.h"
 
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -22,14 +23,6 @@ bool isIntAdd(const ptx::Instruction &in) {
 bool readsMemory(const ptx::Instruction &in) {
   return (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st") && !in.hasMod("param") &&
          !in.hasMod("local");
-}
-
-ptx::Operand regOperand(const std::string &name, const ptx::SourceLoc &loc) {
-  ptx::Operand op;
-  op.kind = ptx::Operand::Kind::Reg;
-  op.name = name;
-  op.loc = loc;
-  return op;
 }
 
 // Renames register `from` to `to` wherever an operand reads it.
@@ -139,7 +132,7 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
   zero.opcode = "mov";
   ptx::Operand imm0;
   imm0.kind = ptx::Operand::Kind::Imm;
-  zero.operands = {regOperand(off, init->loc), imm0};
+  zero.operands = {build::reg(off, init->loc), imm0};
   std::vector<ptx::Statement> out;
   out.reserve(flat_.size() + 16);
   int uses = 0;
@@ -152,7 +145,7 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
     if (i == stepAt) {
       for (const ptx::Operand *u : addends) {
         ptx::Instruction add = *step;
-        add.operands = {regOperand(off, step->loc), regOperand(off, step->loc), *u};
+        add.operands = {build::reg(off, step->loc), build::reg(off, step->loc), *u};
         out.push_back(std::move(add));
       }
       continue;
@@ -167,7 +160,7 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
     addRegister(tmp, type);
     ptx::Instruction sum = *init;
     sum.loc = in->loc;
-    sum.operands = {regOperand(tmp, in->loc), regOperand(base, in->loc), regOperand(off, in->loc)};
+    sum.operands = {build::reg(tmp, in->loc), build::reg(base, in->loc), build::reg(off, in->loc)};
     out.push_back(sum);
     ptx::Instruction use = *in;
     for (auto &op : use.operands)

@@ -4,6 +4,7 @@
 #include "block_shape.h"
 #include "lowering.h"
 #include "parallel_loops.h"
+#include "ptx_build.h"
 
 #include "pointer_rewrite.h"
 
@@ -202,16 +203,8 @@ void KernelLowering::collectRegisters() {
             return;
           }
           const std::string skip = "$callskip" + std::to_string(++inlineCounter);
-          ptx::Instruction br;
-          br.loc = call.loc;
-          br.opcode = "bra";
-          br.guard = ptx::Guard{call.guard->reg, !call.guard->negate};
-          ptx::Operand target;
-          target.kind = ptx::Operand::Kind::Symbol;
-          target.loc = call.loc;
-          target.name = skip;
-          br.operands = {target};
-          flat_.push_back(std::move(br));
+          flat_.push_back(build::branch(call.loc, skip,
+                                        ptx::Guard{call.guard->reg, !call.guard->negate}));
           call.guard.reset();
           emit(call);
           flat_.push_back(ptx::Label{call.loc, skip});
@@ -259,48 +252,21 @@ void KernelLowering::collectRegisters() {
           const std::string id = "$icall" + std::to_string(++inlineCounter);
           const std::string pred = "%" + id.substr(1) + ".p";
           addReg(pred, ptx::Type::Pred, call.loc);
-          auto symbol = [&](const std::string &name) {
-            ptx::Operand op;
-            op.kind = ptx::Operand::Kind::Symbol;
-            op.loc = call.loc;
-            op.name = name;
-            return op;
-          };
-          auto branch = [&](const std::string &to, std::optional<ptx::Guard> guard) {
-            ptx::Instruction br;
-            br.loc = call.loc;
-            br.opcode = "bra";
-            br.guard = std::move(guard);
-            br.operands = {symbol(to)};
-            flat_.push_back(std::move(br));
-          };
+          const ptx::SourceLoc &loc = call.loc;
           for (size_t k = 0; k < targets.size(); ++k) {
-            ptx::Instruction cmp;
-            cmp.loc = call.loc;
-            cmp.opcode = "setp";
-            cmp.mods = {"eq"};
-            cmp.types = {ptx::Type::U64};
-            ptx::Operand p;
-            p.kind = ptx::Operand::Kind::Reg;
-            p.loc = call.loc;
-            p.name = pred;
-            cmp.operands = {p, call.operands[at], symbol(targets[k]->name)};
-            flat_.push_back(std::move(cmp));
-            branch(id + "." + std::to_string(k), ptx::Guard{pred, false});
+            flat_.push_back(build::instruction(
+                loc, "setp", {"eq"}, {ptx::Type::U64},
+                {build::reg(pred, loc), call.operands[at], build::symbol(targets[k]->name, loc)}));
+            flat_.push_back(build::branch(loc, id + "." + std::to_string(k), ptx::Guard{pred, false}));
           }
-          ptx::Instruction trap;
-          trap.loc = call.loc;
-          trap.opcode = "trap";
-          trap.mods = {kBadCallMod};
-          trap.operands = {call.operands[at]};
-          flat_.push_back(std::move(trap));
+          flat_.push_back(build::instruction(loc, "trap", {kBadCallMod}, {}, {call.operands[at]}));
           for (size_t k = 0; k < targets.size(); ++k) {
-            flat_.push_back(ptx::Label{call.loc, id + "." + std::to_string(k)});
+            flat_.push_back(ptx::Label{loc, id + "." + std::to_string(k)});
             ptx::Instruction direct = call;
-            direct.operands[at] = symbol(targets[k]->name);
+            direct.operands[at] = build::symbol(targets[k]->name, loc);
             direct.operands.pop_back(); // the prototype or target list
             inlineCall(direct, targets[k]);
-            branch(id + ".end", std::nullopt);
+            flat_.push_back(build::branch(loc, id + ".end"));
           }
           flat_.push_back(ptx::Label{call.loc, id + ".end"});
         };
@@ -382,16 +348,7 @@ void KernelLowering::collectRegisters() {
             }
             if (depth > 0 && (copy.opcode == "ret")) {
               // Returning from an inlined function continues after its call.
-              ptx::Instruction br = copy;
-              br.opcode = "bra";
-              br.mods.clear();
-              br.types.clear();
-              ptx::Operand target;
-              target.kind = ptx::Operand::Kind::Symbol;
-              target.loc = copy.loc;
-              target.name = endLabel;
-              br.operands = {target};
-              flat_.push_back(std::move(br));
+              flat_.push_back(build::branch(copy.loc, endLabel, copy.guard));
               continue;
             }
             flat_.push_back(std::move(copy));

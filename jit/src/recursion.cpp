@@ -3,6 +3,7 @@
 // the caller's frame pushed on a per-thread stack in .local memory; `ret` pops a frame and jumps
 // to the call it returns to (or leaves the region).
 #include "lowering.h"
+#include "ptx_build.h"
 
 #include <algorithm>
 #include <map>
@@ -14,52 +15,6 @@ namespace {
 // Stack per thread for one recursion region: deep enough for recursions a GPU's default 1 KiB
 // stack holds (its frames are smaller than ours, which save every register of the function).
 constexpr uint32_t kStackBytes = 8192;
-
-ptx::Operand regOp(const std::string &name, const ptx::SourceLoc &loc) {
-  ptx::Operand op;
-  op.kind = ptx::Operand::Kind::Reg;
-  op.loc = loc;
-  op.name = name;
-  return op;
-}
-
-ptx::Operand immOp(int64_t v, const ptx::SourceLoc &loc) {
-  ptx::Operand op;
-  op.kind = ptx::Operand::Kind::Imm;
-  op.loc = loc;
-  op.imm = v;
-  return op;
-}
-
-ptx::Operand symOp(const std::string &name, const ptx::SourceLoc &loc) {
-  ptx::Operand op;
-  op.kind = ptx::Operand::Kind::Symbol;
-  op.loc = loc;
-  op.name = name;
-  return op;
-}
-
-// [register + offset]
-ptx::Operand addrOp(const std::string &base, int64_t offset, const ptx::SourceLoc &loc) {
-  ptx::Operand op;
-  op.kind = ptx::Operand::Kind::Address;
-  op.loc = loc;
-  op.name = base;
-  op.addrIsReg = true;
-  op.imm = offset;
-  return op;
-}
-
-ptx::Instruction ins(const ptx::SourceLoc &loc, const char *opcode, std::vector<std::string> mods,
-                     std::vector<ptx::Type> types, std::vector<ptx::Operand> operands) {
-  ptx::Instruction in;
-  in.loc = loc;
-  in.opcode = opcode;
-  in.mods = std::move(mods);
-  in.types = std::move(types);
-  in.operands = std::move(operands);
-  return in;
-}
 
 ptx::Instruction guarded(ptx::Instruction in, const std::string &pred) {
   in.guard = ptx::Guard{pred, false};
@@ -139,7 +94,8 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
   r.firstLocal = localOff;
   r.formals = std::move(formals);
   r.results = std::move(results);
-  flat_.push_back(ins(loc, "mov", {}, {ptx::Type::U32}, {regOp(r.sp, loc), immOp(0, loc)}));
+  flat_.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U32},
+                                     {build::reg(r.sp, loc), build::imm(0, loc)}));
   flat_.push_back(ptx::Label{loc, r.id + ".entry"});
   recursions_.push_back(std::move(r));
 }
@@ -152,8 +108,10 @@ static void copyBytes(std::vector<ptx::Statement> &out, const RecursionRegion &r
   for (uint32_t o = 0; o < bytes;) {
     const bool word = bytes - o >= 4;
     const ptx::Type t = word ? ptx::Type::U32 : ptx::Type::U8;
-    out.push_back(ins(loc, "ld", {}, {t}, {regOp(r.word, loc), addrOp(fromReg, fromOff + o, loc)}));
-    out.push_back(ins(loc, "st", {}, {t}, {addrOp(toReg, toOff + o, loc), regOp(r.word, loc)}));
+    out.push_back(build::instruction(
+        loc, "ld", {}, {t}, {build::reg(r.word, loc), build::address(fromReg, fromOff + o, loc)}));
+    out.push_back(build::instruction(
+        loc, "st", {}, {t}, {build::address(toReg, toOff + o, loc), build::reg(r.word, loc)}));
     o += word ? 4 : 1;
   }
 }
@@ -162,8 +120,10 @@ static void copyBytes(std::vector<ptx::Statement> &out, const RecursionRegion &r
 static void copyVariable(std::vector<ptx::Statement> &out, const RecursionRegion &r,
                          const std::string &from, const std::string &to, uint32_t bytes,
                          const ptx::SourceLoc &loc) {
-  out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(from, loc)}));
-  out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.base, loc), symOp(to, loc)}));
+  out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                   {build::reg(r.addr, loc), build::symbol(from, loc)}));
+  out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                   {build::reg(r.base, loc), build::symbol(to, loc)}));
   copyBytes(out, r, r.addr, 0, r.base, 0, bytes, loc);
 }
 
@@ -174,13 +134,14 @@ void KernelLowering::recursiveCall(RecursionRegion &r, const std::vector<std::st
     throwInvalid(loc, "call to '" + r.fn->name + "' with a different number of values");
   const int k = static_cast<int>(r.saves.size());
   r.saves.push_back(flat_.size());
-  flat_.push_back(ins(loc, kFramePlaceholder, {"save"}, {}, {immOp(k, loc)}));
+  flat_.push_back(build::instruction(loc, kFramePlaceholder, {"save"}, {}, {build::imm(k, loc)}));
   for (size_t i = 0; i < args.size(); ++i)
     copyVariable(flat_, r, args[i], r.formals[i], localSizes_.at(r.formals[i]), loc);
-  flat_.push_back(ins(loc, "bra", {}, {}, {symOp(r.id + ".entry", loc)}));
+  flat_.push_back(build::instruction(loc, "bra", {}, {}, {build::symbol(r.id + ".entry", loc)}));
   flat_.push_back(ptx::Label{loc, r.id + ".ret" + std::to_string(k)});
   r.restores.push_back(flat_.size());
-  flat_.push_back(ins(loc, kFramePlaceholder, {"restore"}, {}, {immOp(k, loc)}));
+  flat_.push_back(
+      build::instruction(loc, kFramePlaceholder, {"restore"}, {}, {build::imm(k, loc)}));
   for (size_t i = 0; i < rets.size(); ++i)
     copyVariable(flat_, r, r.results[i], rets[i], localSizes_.at(r.results[i]), loc);
 }
@@ -229,63 +190,77 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
   localOff += kStackBytes;
 
   auto frameBase = [&](std::vector<ptx::Statement> &out) {
-    out.push_back(ins(loc, "cvt", {}, {ptx::Type::U64, ptx::Type::U32},
-                      {regOp(r.base, loc), regOp(r.sp, loc)}));
-    out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(r.stack, loc)}));
-    out.push_back(ins(loc, "add", {}, {ptx::Type::S64},
-                      {regOp(r.base, loc), regOp(r.base, loc), regOp(r.addr, loc)}));
+    out.push_back(build::instruction(loc, "cvt", {}, {ptx::Type::U64, ptx::Type::U32},
+                                     {build::reg(r.base, loc), build::reg(r.sp, loc)}));
+    out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                     {build::reg(r.addr, loc), build::symbol(r.stack, loc)}));
+    out.push_back(build::instruction(
+        loc, "add", {}, {ptx::Type::S64},
+        {build::reg(r.base, loc), build::reg(r.base, loc), build::reg(r.addr, loc)}));
   };
   // Saves the caller's frame at the top of the stack (trapping when it is full), then pushes.
   auto save = [&](int k) {
     std::vector<ptx::Statement> out;
-    out.push_back(ins(loc, "setp", {"gt"}, {ptx::Type::U32},
-                      {regOp(r.pred, loc), regOp(r.sp, loc), immOp(kStackBytes - frame, loc)}));
-    out.push_back(guarded(ins(loc, "trap", {}, {}, {}), r.pred));
+    out.push_back(build::instruction(
+        loc, "setp", {"gt"}, {ptx::Type::U32},
+        {build::reg(r.pred, loc), build::reg(r.sp, loc), build::imm(kStackBytes - frame, loc)}));
+    out.push_back(guarded(build::instruction(loc, "trap", {}, {}, {}), r.pred));
     frameBase(out);
     for (const auto &[name, fo] : memory) {
-      out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
+      out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                       {build::reg(r.addr, loc), build::symbol(name, loc)}));
       copyBytes(out, r, r.addr, 0, r.base, fo, localSizes_.at(name), loc);
     }
     for (const auto &[id, fo] : registers) {
       const RegInfo &ri = regs_[id];
       if (ri.type == ptx::Type::Pred) {
+        out.push_back(build::instruction(loc, "selp", {}, {ptx::Type::U32},
+                                         {build::reg(r.word, loc), build::imm(1, loc),
+                                          build::imm(0, loc), build::reg(names[id], loc)}));
         out.push_back(
-            ins(loc, "selp", {}, {ptx::Type::U32},
-                {regOp(r.word, loc), immOp(1, loc), immOp(0, loc), regOp(names[id], loc)}));
-        out.push_back(
-            ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, fo, loc), regOp(r.word, loc)}));
+            build::instruction(loc, "st", {}, {ptx::Type::U32},
+                               {build::address(r.base, fo, loc), build::reg(r.word, loc)}));
       } else {
         out.push_back(
-            ins(loc, "st", {}, {ri.type}, {addrOp(r.base, fo, loc), regOp(names[id], loc)}));
+            build::instruction(loc, "st", {}, {ri.type},
+                               {build::address(r.base, fo, loc), build::reg(names[id], loc)}));
       }
     }
-    out.push_back(ins(loc, "mov", {}, {ptx::Type::U32}, {regOp(r.word, loc), immOp(k, loc)}));
+    out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U32},
+                                     {build::reg(r.word, loc), build::imm(k, loc)}));
     out.push_back(
-        ins(loc, "st", {}, {ptx::Type::U32}, {addrOp(r.base, indexAt, loc), regOp(r.word, loc)}));
-    out.push_back(ins(loc, "add", {}, {ptx::Type::U32},
-                      {regOp(r.sp, loc), regOp(r.sp, loc), immOp(frame, loc)}));
+        build::instruction(loc, "st", {}, {ptx::Type::U32},
+                           {build::address(r.base, indexAt, loc), build::reg(r.word, loc)}));
+    out.push_back(
+        build::instruction(loc, "add", {}, {ptx::Type::U32},
+                           {build::reg(r.sp, loc), build::reg(r.sp, loc), build::imm(frame, loc)}));
     return out;
   };
   // Pops the frame and restores the caller's variables and registers.
   auto restore = [&]() {
     std::vector<ptx::Statement> out;
-    out.push_back(ins(loc, "sub", {}, {ptx::Type::U32},
-                      {regOp(r.sp, loc), regOp(r.sp, loc), immOp(frame, loc)}));
+    out.push_back(
+        build::instruction(loc, "sub", {}, {ptx::Type::U32},
+                           {build::reg(r.sp, loc), build::reg(r.sp, loc), build::imm(frame, loc)}));
     frameBase(out);
     for (const auto &[name, fo] : memory) {
-      out.push_back(ins(loc, "mov", {}, {ptx::Type::U64}, {regOp(r.addr, loc), symOp(name, loc)}));
+      out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                       {build::reg(r.addr, loc), build::symbol(name, loc)}));
       copyBytes(out, r, r.base, fo, r.addr, 0, localSizes_.at(name), loc);
     }
     for (const auto &[id, fo] : registers) {
       const RegInfo &ri = regs_[id];
       if (ri.type == ptx::Type::Pred) {
         out.push_back(
-            ins(loc, "ld", {}, {ptx::Type::U32}, {regOp(r.word, loc), addrOp(r.base, fo, loc)}));
-        out.push_back(ins(loc, "setp", {"ne"}, {ptx::Type::U32},
-                          {regOp(names[id], loc), regOp(r.word, loc), immOp(0, loc)}));
+            build::instruction(loc, "ld", {}, {ptx::Type::U32},
+                               {build::reg(r.word, loc), build::address(r.base, fo, loc)}));
+        out.push_back(build::instruction(
+            loc, "setp", {"ne"}, {ptx::Type::U32},
+            {build::reg(names[id], loc), build::reg(r.word, loc), build::imm(0, loc)}));
       } else {
         out.push_back(
-            ins(loc, "ld", {}, {ri.type}, {regOp(names[id], loc), addrOp(r.base, fo, loc)}));
+            build::instruction(loc, "ld", {}, {ri.type},
+                               {build::reg(names[id], loc), build::address(r.base, fo, loc)}));
       }
     }
     return out;
@@ -305,19 +280,25 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
 
   // `ret`: leave the region when no frame is pushed, else return to the call that pushed it.
   flat_.push_back(ptx::Label{loc, returnLabel});
-  flat_.push_back(ins(loc, "setp", {"eq"}, {ptx::Type::U32},
-                      {regOp(r.pred, loc), regOp(r.sp, loc), immOp(0, loc)}));
-  flat_.push_back(guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".exit", loc)}), r.pred));
+  flat_.push_back(
+      build::instruction(loc, "setp", {"eq"}, {ptx::Type::U32},
+                         {build::reg(r.pred, loc), build::reg(r.sp, loc), build::imm(0, loc)}));
+  flat_.push_back(guarded(
+      build::instruction(loc, "bra", {}, {}, {build::symbol(r.id + ".exit", loc)}), r.pred));
   frameBase(flat_);
-  flat_.push_back(ins(loc, "ld", {}, {ptx::Type::U32},
-                      {regOp(r.index, loc), addrOp(r.base, -int64_t(frame) + indexAt, loc)}));
+  flat_.push_back(build::instruction(
+      loc, "ld", {}, {ptx::Type::U32},
+      {build::reg(r.index, loc), build::address(r.base, -int64_t(frame) + indexAt, loc)}));
   for (size_t k = 0; k < r.saves.size(); ++k) {
-    flat_.push_back(ins(loc, "setp", {"eq"}, {ptx::Type::U32},
-                        {regOp(r.pred, loc), regOp(r.index, loc), immOp(int64_t(k), loc)}));
+    flat_.push_back(build::instruction(
+        loc, "setp", {"eq"}, {ptx::Type::U32},
+        {build::reg(r.pred, loc), build::reg(r.index, loc), build::imm(int64_t(k), loc)}));
     flat_.push_back(
-        guarded(ins(loc, "bra", {}, {}, {symOp(r.id + ".ret" + std::to_string(k), loc)}), r.pred));
+        guarded(build::instruction(loc, "bra", {}, {},
+                                   {build::symbol(r.id + ".ret" + std::to_string(k), loc)}),
+                r.pred));
   }
-  flat_.push_back(ins(loc, "trap", {}, {}, {}));
+  flat_.push_back(build::instruction(loc, "trap", {}, {}, {}));
   flat_.push_back(ptx::Label{loc, r.id + ".exit"});
 }
 
