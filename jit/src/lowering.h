@@ -45,7 +45,7 @@ struct ModuleState {
   llvm::LLVMContext &ctx;
   llvm::Module *mod; // the module being emitted: the variables' module, then each kernel's own
   const ptx::Module &ast;
-  std::string symbolPrefix;                                        // unique per loaded module
+  std::string symbolPrefix; // "cucpu." (each program has a JITDylib of its own: no clashes)
   std::unordered_map<std::string, llvm::GlobalVariable *> globals; // .global and .const
   std::unordered_map<std::string, uint32_t> sharedOffsets;         // module-scope static .shared
   std::unordered_map<std::string, bool> dynamicShared;             // module-scope extern .shared
