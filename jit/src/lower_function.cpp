@@ -37,7 +37,7 @@ bool hasNoDest(const std::string &op) {
                                      "fence",     "prefetch",  "prefetchu", "trap",
                                      "brkpt",     "nanosleep", "call",      "pmevent",
                                      "discard",   "stmatrix",  "cp",        "griddepcontrol",
-                                     "setmaxnreg"};
+                                     "setmaxnreg", "sust",      "sured"};
   for (const char *k : kOps)
     if (op == k)
       return true;
@@ -130,6 +130,8 @@ void KernelLowering::collectRegisters() {
           } else if (op.kind == ptx::Operand::Kind::Address ||
                      op.kind == ptx::Operand::Kind::Symbol) {
             rename(op.name); // registers, labels, variables declared in a scope (call parameters)
+          } else if (op.kind == ptx::Operand::Kind::Vector && !op.name2.empty()) {
+            rename(op.name2);
           }
           for (auto &e : op.elems)
             renameOp(e);
@@ -521,6 +523,8 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
       for (auto &e : op.elems)
         visit(e, false);
     } else {
+      if (op.kind == K::Vector && !op.name2.empty() && isDef == defs)
+        add(op.name2); // {d0, d1, d2, d3}|p: tex's residency predicate
       for (auto &e : op.elems)
         visit(e, isDef);
     }
@@ -806,6 +810,7 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     if ((op == "ld" || op == "ldu") && !readsKernelParameter(in))
       return true; // memory, or a call's per-thread argument and return slots
     return op == "atom" || op == "call" || op == "tex" || op == "tld4" || op == "suld" ||
+           op == "txq" || op == "suq" ||
            isWarpSync(in) || ((op == "bar" || op == "barrier") && in.hasMod("red")) ||
            readsVaryingSpecial(in);
   };

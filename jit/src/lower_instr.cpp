@@ -87,7 +87,7 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
 
 void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   if (emitWarpInstruction(in) || emitFloatInstruction(in) || emitIntInstruction(in) ||
-      emitConvertInstruction(in) || emitCompareInstruction(in))
+      emitConvertInstruction(in) || emitCompareInstruction(in) || emitImageInstruction(in))
     return;
   const std::string &op = in.opcode;
   const T t = in.types.empty() ? T::None : in.types[0];

@@ -23,6 +23,17 @@ constexpr unsigned kBadCall = offsetof(cucpu_services, bad_call);
 
 } // namespace
 
+Value *KernelLowering::threadWhere() {
+  auto *i32 = b.getInt32Ty();
+  llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+  auto *arr = eb.CreateAlloca(llvm::ArrayType::get(i32, 6), nullptr, "where");
+  for (int d = 0; d < 3; ++d) {
+    b.CreateStore(ctaid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, d));
+    b.CreateStore(tid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, 3 + d));
+  }
+  return arr;
+}
+
 bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *i32 = b.getInt32Ty();
@@ -30,16 +41,7 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   auto service = [&](unsigned offset) {
     return b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_, offset));
   };
-  // {ctaid.xyz, tid.xyz} of the calling thread, for messages.
-  auto where = [&]() -> Value * {
-    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
-    auto *arr = eb.CreateAlloca(llvm::ArrayType::get(i32, 6), nullptr, "where");
-    for (int d = 0; d < 3; ++d) {
-      b.CreateStore(ctaid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, d));
-      b.CreateStore(tid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, 3 + d));
-    }
-    return arr;
-  };
+  auto where = [&] { return threadWhere(); };
 
   if (in.opcode == "trap" && in.hasMod(kBadCallMod)) { // an indirect call's pointer missed
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, i64}, false);

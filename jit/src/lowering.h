@@ -125,6 +125,10 @@ public:
   // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
   bool emitWarpInstruction(const ptx::Instruction &in);
   bool emitRuntimeInstruction(const ptx::Instruction &in);
+  // tex, tld4, txq, suld, sust, sured, suq: calls into the texture and surface services.
+  bool emitImageInstruction(const ptx::Instruction &in); // lower_image.cpp
+  // {ctaid.xyz, tid.xyz} of the calling thread in a stack array, for service messages.
+  llvm::Value *threadWhere();
   // Instruction families, each false when the instruction is not its own:
   bool emitFloatInstruction(const ptx::Instruction &in);   // lower_float.cpp
   bool emitIntInstruction(const ptx::Instruction &in);     // lower_int.cpp

@@ -1259,8 +1259,18 @@ private:
     }
     if (t.is('[') && ctx == Ctx::Top)
       return parseAddress(o);
-    if (t.is('{') && ctx != Ctx::InVector)
-      return parseVector(o);
+    if (t.is('{') && ctx != Ctx::InVector) {
+      if (!parseVector(o))
+        return false;
+      if (ctx == Ctx::Top && eat('|')) { // {d0, d1, d2, d3}|p (tex, tld4 residency)
+        const Token &r = peek();
+        if (r.kind != TokKind::Ident)
+          return fail(r, "expected register after '|'");
+        o.name2 = std::string(r.text);
+        take();
+      }
+      return true;
+    }
     if (t.is('(') && ctx == Ctx::Top)
       return parseList(o);
     return fail(t, "expected operand");

@@ -4,6 +4,8 @@
 #include "entry_points.h"
 #include "stream_ref.h"
 
+#include "cucpu/driver/image.h"
+
 #include <cstring>
 
 namespace cucpu::api::impl {
@@ -33,6 +35,24 @@ template <typename D> Side dstOf(const D &d) {
           d.dstY,          0,         d.dstPitch,  0,          nullptr};
 }
 
+// An array side takes its pitch and height from the array; every row and slice must lie in it.
+CUresult bindArray(Side &s, const Copy &c, std::shared_ptr<driver::Array> *keep) {
+  if (s.type != CU_MEMORYTYPE_ARRAY)
+    return CUDA_SUCCESS;
+  auto a = driver::findArray(s.array);
+  if (!a)
+    return CUDA_ERROR_INVALID_HANDLE;
+  const driver::ImageLevel l = a->level();
+  s.pitch = l.pitch;
+  s.height = l.height;
+  if (s.x > l.pitch || c.width > l.pitch - s.x || s.y > l.height || c.height > l.height - s.y ||
+      s.z > a->slices() || c.depth > a->slices() - s.z)
+    return CUDA_ERROR_INVALID_VALUE;
+  s.host = a->data();
+  *keep = std::move(a);
+  return CUDA_SUCCESS;
+}
+
 // The address of the side's first byte after checking that every row lies in its memory.
 CUresult resolve(const Side &s, const Copy &c, char **out) {
   const size_t rows = c.height, slices = c.depth;
@@ -60,8 +80,9 @@ CUresult resolve(const Side &s, const Copy &c, char **out) {
     if (!validUnified(base + first, extent))
       return CUDA_ERROR_INVALID_VALUE;
     break;
-  case CU_MEMORYTYPE_ARRAY:
-    return CUDA_ERROR_NOT_SUPPORTED; // CUDA arrays are not implemented
+  case CU_MEMORYTYPE_ARRAY: // bound by bindArray
+    *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
+    return CUDA_SUCCESS;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -78,7 +99,7 @@ void perform(const Copy &c, char *src, char *dst) {
 
 // Synchronous copies wait for the legacy default stream first; asynchronous ones (`stream`
 // set) are checked now and run in the stream's order.
-CUresult run(const Copy &c, const CUstream *stream = nullptr, bool perThread = false) {
+CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
   driver::Context *ctx;
   driver::Stream *s = nullptr;
   if (stream) {
@@ -92,13 +113,18 @@ CUresult run(const Copy &c, const CUstream *stream = nullptr, bool perThread = f
   }
   if (c.width == 0 || c.height == 0 || c.depth == 0)
     return CUDA_SUCCESS;
+  std::shared_ptr<driver::Array> srcArray, dstArray;
+  if (CUresult r = bindArray(c.src, c, &srcArray); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = bindArray(c.dst, c, &dstArray); r != CUDA_SUCCESS)
+    return r;
   char *src, *dst;
   if (CUresult r = resolve(c.src, c, &src); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = resolve(c.dst, c, &dst); r != CUDA_SUCCESS)
     return r;
   if (stream)
-    return submit(ctx, s, [c, src, dst] { perform(c, src, dst); });
+    return submit(ctx, s, [c, src, dst, srcArray, dstArray] { perform(c, src, dst); });
   perform(c, src, dst);
   return ctx->stickyError();
 }

@@ -1,5 +1,6 @@
 // Context lifetime, the per-thread context stack, and primary contexts.
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/image.h"
 
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
@@ -167,6 +168,7 @@ CUresult destroyContext(Context *c) {
     }
   }
   memory().releaseContext(c);
+  releaseImages(c);
   log::debug(log::Component::Driver, "context {} destroyed", c->id());
   delete c;
   return CUDA_SUCCESS;

@@ -1,5 +1,6 @@
 // Device printf formatting, assert messages, trap, and the device heap behind malloc/free.
 #include "device_services.h"
+#include "sampler.h"
 
 #include "cucpu/exec/fault.h"
 #include "cucpu/support/log.h"
@@ -150,6 +151,50 @@ struct ServiceCalls {
     log::error(log::Component::Exec, "kernel {}: device assertion failed", s.kernel_);
     exec::raiseFault(exec::FaultKind::Assert);
   }
+  static uint32_t texture(const cucpu_launch *l, uint64_t handle, const cucpu_tex_request *r,
+                          uint32_t *out) {
+    const TextureObject *t = findTexture(handle);
+    if (!t)
+      badImage(l, "texture", handle, r->where);
+    sampleTexture(*t, *r, out);
+    return 1;
+  }
+  static void surface(const cucpu_launch *l, uint64_t handle, const cucpu_surf_request *r,
+                      void *data) {
+    const SurfaceObject *s = findSurface(handle);
+    if (!s)
+      badImage(l, "surface", handle, r->where);
+    if (!accessSurface(*s, *r, data)) {
+      const uint32_t *w = r->where;
+      log::error(log::Component::Exec,
+                 "kernel {}: surface access out of range (x {}, y {}, z {}, layer {}) with .trap in "
+                 "block ({},{},{}) thread ({},{},{})",
+                 self(l).kernel_, r->coord[0], r->coord[1], r->coord[2], r->layer, w[0], w[1],
+                 w[2], w[3], w[4], w[5]);
+      exec::raiseFault(exec::FaultKind::IllegalAddress);
+    }
+  }
+  static int32_t imageQuery(const cucpu_launch *l, uint64_t handle, uint32_t query, int32_t level,
+                            const uint32_t *where) {
+    if (query & CUCPU_Q_SURFACE) {
+      const SurfaceObject *s = findSurface(handle);
+      if (!s)
+        badImage(l, "surface", handle, where);
+      return querySurface(*s, query & ~uint32_t(CUCPU_Q_SURFACE));
+    }
+    const TextureObject *t = findTexture(handle);
+    if (!t)
+      badImage(l, "texture", handle, where);
+    return queryTexture(*t, query, level);
+  }
+  [[noreturn]] static void badImage(const cucpu_launch *l, const char *what, uint64_t handle,
+                                    const uint32_t *w) {
+    log::error(log::Component::Exec,
+               "kernel {}: {} object {} is not a live {} object, in block ({},{},{}) thread "
+               "({},{},{})",
+               self(l).kernel_, what, handle, what, w[0], w[1], w[2], w[3], w[4], w[5]);
+    exec::raiseFault(exec::FaultKind::IllegalAddress);
+  }
   static void trap(const cucpu_launch *l, const uint32_t *w) {
     log::error(log::Component::Exec, "kernel {}: trap in block ({},{},{}) thread ({},{},{})",
                self(l).kernel_, w[0], w[1], w[2], w[3], w[4], w[5]);
@@ -203,6 +248,9 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.free = &ServiceCalls::free;
   table_.bad_call = &ServiceCalls::badCall;
   table_.globaltimer = &ServiceCalls::globaltimer;
+  table_.texture = &ServiceCalls::texture;
+  table_.surface = &ServiceCalls::surface;
+  table_.image_query = &ServiceCalls::imageQuery;
   table_.context = this;
 }
 

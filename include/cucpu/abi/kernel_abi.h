@@ -10,6 +10,76 @@ extern "C" {
 
 struct cucpu_launch;
 
+/* Geometries of texture and surface instructions (tex.1d, suld.b.a2d, ...). */
+enum {
+  CUCPU_GEOM_1D = 0,
+  CUCPU_GEOM_2D = 1,
+  CUCPU_GEOM_3D = 2,
+  CUCPU_GEOM_A1D = 3,  /* layered: `layer` selects the layer */
+  CUCPU_GEOM_A2D = 4,
+  CUCPU_GEOM_CUBE = 5, /* coord is a direction */
+  CUCPU_GEOM_ACUBE = 6
+};
+
+/* cucpu_tex_request.flags */
+enum {
+  CUCPU_TEX_INT_COORDS = 1, /* coord holds s32 texel coordinates, else f32 bits */
+  CUCPU_TEX_LEVEL = 2,      /* tex.level: `lod` is the level of detail */
+  CUCPU_TEX_GRAD = 4,       /* tex.grad: dpdx/dpdy give the level of detail */
+  CUCPU_TEX_GATHER = 8,     /* tld4: the four texels of the bilinear footprint, `component` */
+  CUCPU_TEX_OFFSET = 16,    /* `offset` is added to the texel coordinates */
+  CUCPU_TEX_F16X2 = 32      /* results as two f16x2 words (tex.v2.f16x2) */
+};
+
+/* A texture fetch (tex, tld4); see cucpu_services.texture. */
+typedef struct cucpu_tex_request {
+  uint32_t geometry;  /* CUCPU_GEOM_* */
+  uint32_t flags;     /* CUCPU_TEX_* */
+  uint32_t component; /* tld4: 0..3 = r, g, b, a */
+  int32_t layer;      /* array index of a1d, a2d and acube */
+  uint32_t coord[3];  /* x, y, z: f32 bits, or s32 with CUCPU_TEX_INT_COORDS */
+  float lod;
+  float dpdx[3], dpdy[3];
+  int32_t offset[3];
+  const uint32_t *where; /* {ctaid.xyz, tid.xyz}, for messages */
+} cucpu_tex_request;
+
+/* cucpu_surf_request.op */
+enum {
+  CUCPU_SURF_LOAD = 0,      /* suld.b */
+  CUCPU_SURF_STORE = 1,     /* sust.b */
+  CUCPU_SURF_STORE_P = 2,   /* sust.p: four 32-bit values converted to the surface's format */
+  CUCPU_SURF_RED = 3        /* sured.b / sured.p */
+};
+/* cucpu_surf_request.clamp: what an out-of-range coordinate does. */
+enum { CUCPU_SURF_TRAP = 0, CUCPU_SURF_CLAMP = 1, CUCPU_SURF_ZERO = 2 };
+/* cucpu_surf_request.red: operation in the low byte, type above it. */
+enum {
+  CUCPU_RED_ADD = 0, CUCPU_RED_MIN = 1, CUCPU_RED_MAX = 2, CUCPU_RED_AND = 3, CUCPU_RED_OR = 4,
+  CUCPU_RED_U32 = 0 << 8, CUCPU_RED_S32 = 1 << 8, CUCPU_RED_U64 = 2 << 8, CUCPU_RED_S64 = 3 << 8
+};
+
+/* A surface access (suld, sust, sured); see cucpu_services.surface. */
+typedef struct cucpu_surf_request {
+  uint32_t op;       /* CUCPU_SURF_* */
+  uint32_t geometry; /* CUCPU_GEOM_1D .. CUCPU_GEOM_A2D */
+  uint32_t bytes;    /* bytes moved: vector width * element size (.b forms) */
+  uint32_t clamp;    /* CUCPU_SURF_TRAP / CLAMP / ZERO */
+  uint32_t red;      /* sured: CUCPU_RED_* operation | type */
+  int32_t coord[3];  /* x (bytes for .b forms, samples for .p), y, z */
+  int32_t layer;
+  const uint32_t *where;
+} cucpu_surf_request;
+
+/* txq / suq queries (cucpu_services.image_query). */
+enum {
+  CUCPU_Q_WIDTH = 0, CUCPU_Q_HEIGHT, CUCPU_Q_DEPTH, CUCPU_Q_CHANNEL_DATA_TYPE,
+  CUCPU_Q_CHANNEL_ORDER, CUCPU_Q_NORMALIZED_COORDS, CUCPU_Q_ARRAY_SIZE, CUCPU_Q_NUM_MIPMAP_LEVELS,
+  CUCPU_Q_NUM_SAMPLES, CUCPU_Q_FILTER_MODE, CUCPU_Q_ADDR_MODE_0, CUCPU_Q_ADDR_MODE_1,
+  CUCPU_Q_ADDR_MODE_2, CUCPU_Q_FORCE_UNNORMALIZED_COORDS, CUCPU_Q_MEMORY_LAYOUT,
+  CUCPU_Q_SURFACE = 1 << 8 /* or-ed in: the handle is a surface object (suq) */
+};
+
 /* Services the runtime offers generated code (device printf, assert, malloc, trap). Each call
  * gets the launch record; `where` is {ctaid.x, ctaid.y, ctaid.z, tid.x, tid.y, tid.z}. */
 typedef struct cucpu_services {
@@ -27,6 +97,18 @@ typedef struct cucpu_services {
   void (*bad_call)(const struct cucpu_launch *l, const uint32_t *where, uint64_t target);
   /* %globaltimer: nanoseconds of the system's real-time clock. */
   uint64_t (*globaltimer)(void);
+  /* tex, tld4: writes four 32-bit result words (f32 bits, or integers for integer reads) to
+   * `out`; returns 1 (every texel is resident). A handle that names no texture object ends the
+   * grid with CUDA_ERROR_ILLEGAL_ADDRESS. */
+  uint32_t (*texture)(const struct cucpu_launch *l, uint64_t handle, const cucpu_tex_request *r,
+                      uint32_t *out);
+  /* suld, sust, sured: `data` holds r->bytes bytes to load into or store from; sured's operand
+   * and sust.p's four values are there too. Out-of-range .trap accesses end the grid. */
+  void (*surface)(const struct cucpu_launch *l, uint64_t handle, const cucpu_surf_request *r,
+                  void *data);
+  /* txq, suq: CUCPU_Q_* (| CUCPU_Q_SURFACE); `level` for txq.level queries. */
+  int32_t (*image_query)(const struct cucpu_launch *l, uint64_t handle, uint32_t query,
+                         int32_t level, const uint32_t *where);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 

@@ -56,7 +56,7 @@ struct Operand {
   Kind kind = Kind::Reg;
   SourceLoc loc;
   std::string name;  // Reg: register name incl. '%' (for %tid.x: "%tid"); Symbol/Address base name
-  std::string name2; // Reg: second register of a %p|%q pair, else empty
+  std::string name2; // Reg: second register of a %p|%q pair; Vector: p of {..}|p; else empty
   int component = -1; // Reg: .x=0 .y=1 .z=2 .w=3, -1 none
   bool negate = false; // Reg: a '!' before a predicate operand (e.g. in selp/and.pred)
   bool minus = false;  // Reg: a '-' before a register operand (negation in some forms)

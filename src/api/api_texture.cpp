@@ -1,0 +1,82 @@
+// Entry points: texture and surface objects.
+#include "entry.h"
+#include "entry_points.h"
+
+#include "cucpu/driver/image.h"
+
+namespace cucpu::api::impl {
+
+CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                           const CUDA_TEXTURE_DESC *pTexDesc,
+                           const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!pTexObject || !pResDesc || !pTexDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::createTextureObject(c, *pResDesc, *pTexDesc, pResViewDesc, pTexObject);
+}
+
+CUresult cuTexObjectDestroy(CUtexObject texObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  return driver::destroyTextureObject(texObject);
+}
+
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  const driver::TextureObject *t = driver::findTexture(texObject);
+  if (!t || !pResDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pResDesc = t->res;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  const driver::TextureObject *t = driver::findTexture(texObject);
+  if (!t || !pTexDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pTexDesc = t->tex;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
+                                        CUtexObject texObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  const driver::TextureObject *t = driver::findTexture(texObject);
+  if (!t || !pResViewDesc || !t->hasView)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pResViewDesc = t->view;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc) {
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!pSurfObject || !pResDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  return driver::createSurfaceObject(c, *pResDesc, pSurfObject);
+}
+
+CUresult cuSurfObjectDestroy(CUsurfObject surfObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  return driver::destroySurfaceObject(surfObject);
+}
+
+CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  const driver::SurfaceObject *s = driver::findSurface(surfObject);
+  if (!s || !pResDesc)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pResDesc = s->res;
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api::impl

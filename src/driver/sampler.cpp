@@ -1,0 +1,548 @@
+// Texture sampling (addressing, point/linear/mipmap filtering, cubemaps, gathers) and surface
+// loads, stores and reductions on the host layout of CUDA arrays and linear memory.
+#include "sampler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+namespace cucpu::driver {
+namespace {
+
+// How a format's channels read: floats, integers promoted to [0,1] / [-1,1], or integers.
+enum class Kind { Float, Norm, Int };
+
+struct Format {
+  unsigned bytes = 4;
+  bool isSigned = false, isFloat = false, normalized = false; // normalized: UNORM/SNORM formats
+};
+
+Format formatOf(CUarray_format f) {
+  Format r;
+  r.bytes = channelBytes(f);
+  switch (f) {
+  case CU_AD_FORMAT_SIGNED_INT8:
+  case CU_AD_FORMAT_SIGNED_INT16:
+  case CU_AD_FORMAT_SIGNED_INT32:
+    r.isSigned = true;
+    break;
+  case CU_AD_FORMAT_HALF:
+  case CU_AD_FORMAT_FLOAT:
+    r.isSigned = r.isFloat = true;
+    break;
+  case CU_AD_FORMAT_SNORM_INT8X1:
+  case CU_AD_FORMAT_SNORM_INT8X2:
+  case CU_AD_FORMAT_SNORM_INT8X4:
+  case CU_AD_FORMAT_SNORM_INT16X1:
+  case CU_AD_FORMAT_SNORM_INT16X2:
+  case CU_AD_FORMAT_SNORM_INT16X4:
+    r.isSigned = r.normalized = true;
+    break;
+  case CU_AD_FORMAT_UNSIGNED_INT8:
+  case CU_AD_FORMAT_UNSIGNED_INT16:
+  case CU_AD_FORMAT_UNSIGNED_INT32:
+    break;
+  default:
+    r.normalized = true;
+  }
+  return r;
+}
+
+Kind kindOf(const Format &f, unsigned texFlags) {
+  if (f.isFloat)
+    return Kind::Float;
+  if (f.normalized)
+    return Kind::Norm;
+  if (f.bytes == 4 || (texFlags & CU_TRSF_READ_AS_INTEGER))
+    return Kind::Int;
+  return Kind::Norm;
+}
+
+float halfToFloat(uint16_t h) {
+  _Float16 v;
+  std::memcpy(&v, &h, 2);
+  return float(v);
+}
+
+uint16_t floatToHalf(float f) {
+  _Float16 v = static_cast<_Float16>(f);
+  uint16_t h;
+  std::memcpy(&h, &v, 2);
+  return h;
+}
+
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+float fromBits(uint32_t u) { return std::bit_cast<float>(u); }
+
+// The raw channel c of the element at p: sign-extended integer bits, or f32 bits of a float.
+uint32_t rawChannel(const Format &f, const uint8_t *p, unsigned c) {
+  const uint8_t *q = p + c * f.bytes;
+  switch (f.bytes) {
+  case 1:
+    return f.isSigned ? uint32_t(int32_t(int8_t(*q))) : *q;
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, q, 2);
+    if (f.isFloat)
+      return bits(halfToFloat(v));
+    return f.isSigned ? uint32_t(int32_t(int16_t(v))) : v;
+  }
+  default: {
+    uint32_t v;
+    std::memcpy(&v, q, 4);
+    return v;
+  }
+  }
+}
+
+float srgbToLinear(float c) {
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+// Reads one element as four words of its kind; absent channels read 0 (alpha 1 for floats).
+void readElement(const ImageView &v, const Format &f, Kind kind, bool srgb, const uint8_t *p,
+                 uint32_t out[4]) {
+  const bool asFloat = kind != Kind::Int;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (c >= v.channels) {
+      out[c] = asFloat && c == 3 ? bits(1.0f) : 0;
+      continue;
+    }
+    uint32_t raw = rawChannel(f, p, c);
+    if (kind == Kind::Norm) {
+      const float scale = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
+      float x = f.isSigned ? std::max(float(int32_t(raw)) / scale, -1.0f) : float(raw) / scale;
+      if (srgb && c < 3)
+        x = srgbToLinear(x);
+      raw = bits(x);
+    }
+    out[c] = raw;
+  }
+}
+
+// A texel index along one axis after addressing, or -1 for a border texel. Wrap and mirror
+// apply to normalized coordinates only; otherwise they clamp.
+int32_t addressAxis(int64_t i, uint32_t n, CUaddress_mode m, bool normalized) {
+  if (!normalized && (m == CU_TR_ADDRESS_MODE_WRAP || m == CU_TR_ADDRESS_MODE_MIRROR))
+    m = CU_TR_ADDRESS_MODE_CLAMP;
+  const int64_t N = n;
+  switch (m) {
+  case CU_TR_ADDRESS_MODE_WRAP:
+    return int32_t(((i % N) + N) % N);
+  case CU_TR_ADDRESS_MODE_MIRROR: {
+    int64_t k = ((i % (2 * N)) + 2 * N) % (2 * N);
+    return int32_t(k < N ? k : 2 * N - 1 - k);
+  }
+  case CU_TR_ADDRESS_MODE_BORDER:
+    return i < 0 || i >= N ? -1 : int32_t(i);
+  default:
+    return int32_t(std::clamp<int64_t>(i, 0, N - 1));
+  }
+}
+
+// floor() of a texel-space coordinate as an integer, NaN reading as 0.
+int64_t floorIndex(float u) {
+  if (std::isnan(u))
+    return 0;
+  return int64_t(std::clamp(std::floor(u), -1e12f, 1e12f));
+}
+
+// The hardware's filter weights have 8 fractional bits.
+float quantizeWeight(float a) { return std::floor(a * 256.0f + 0.5f) / 256.0f; }
+
+struct Sampler {
+  const TextureObject &t;
+  const ImageView &v;
+  Format f;
+  Kind kind;
+  bool srgb, normalized;
+  CUaddress_mode modes[3];
+
+  // The element at (x, y, z) of slice `slice` of a level; a -1 index reads the border colour.
+  void texel(const ImageLevel &L, int32_t x, int32_t y, int32_t z, uint32_t slice,
+             uint32_t out[4]) const {
+    if (x < 0 || y < 0 || z < 0) {
+      for (int c = 0; c < 4; ++c)
+        out[c] = kind == Kind::Int ? uint32_t(int32_t(t.tex.borderColor[c]))
+                                   : bits(t.tex.borderColor[c]);
+      return;
+    }
+    const uint8_t *p = L.data + (size_t(slice) + size_t(z)) * L.slicePitch + size_t(y) * L.pitch +
+                       size_t(x) * v.elementBytes;
+    readElement(v, f, kind, srgb, p, out);
+  }
+
+  // Point or linear sample of one level: u holds texel-space coordinates of `dims` axes.
+  void sampleLevel(const ImageLevel &L, unsigned dims, const float u[3], uint32_t slice,
+                   bool linear, const int32_t *offset, uint32_t out[4]) const {
+    const uint32_t size[3] = {L.width, L.height, L.depth};
+    int32_t idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    float w[3] = {0, 0, 0};
+    linear = linear && kind != Kind::Int;
+    for (unsigned d = 0; d < dims; ++d) {
+      const int32_t off = offset ? offset[d] : 0;
+      if (linear) {
+        const float ub = u[d] - 0.5f;
+        const int64_t i0 = floorIndex(ub);
+        w[d] = std::isnan(ub) ? 0.0f : quantizeWeight(ub - std::floor(ub));
+        idx[d][0] = addressAxis(i0 + off, size[d], modes[d], normalized);
+        idx[d][1] = addressAxis(i0 + 1 + off, size[d], modes[d], normalized);
+      } else {
+        idx[d][0] = idx[d][1] = addressAxis(floorIndex(u[d]) + off, size[d], modes[d], normalized);
+      }
+    }
+    if (!linear) {
+      texel(L, idx[0][0], idx[1][0], idx[2][0], slice, out);
+      return;
+    }
+    float acc[4] = {0, 0, 0, 0};
+    for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+      float weight = 1.0f;
+      int32_t at[3] = {0, 0, 0};
+      for (unsigned d = 0; d < dims; ++d) {
+        const bool hi = corner >> d & 1;
+        weight *= hi ? w[d] : 1.0f - w[d];
+        at[d] = idx[d][hi];
+      }
+      if (weight == 0.0f)
+        continue;
+      uint32_t e[4];
+      texel(L, at[0], at[1], at[2], slice, e);
+      for (int c = 0; c < 4; ++c)
+        acc[c] += weight * fromBits(e[c]);
+    }
+    for (int c = 0; c < 4; ++c)
+      out[c] = bits(acc[c]);
+  }
+};
+
+// A cubemap direction: the face and its (s, t) coordinates in [0, 1].
+unsigned cubeFace(float x, float y, float z, float *s, float *t) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  unsigned face;
+  float m, sc, tc;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    m = ax;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    m = ay;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    m = az;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+  }
+  *s = (sc / m + 1.0f) * 0.5f;
+  *t = (tc / m + 1.0f) * 0.5f;
+  return face;
+}
+
+} // namespace
+
+void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
+  const ImageView &v = t.image;
+  Sampler s{t,
+            v,
+            formatOf(v.format),
+            Kind::Float,
+            (t.tex.flags & CU_TRSF_SRGB) != 0,
+            (t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES) != 0,
+            {t.tex.addressMode[0], t.tex.addressMode[1], t.tex.addressMode[2]}};
+  s.kind = kindOf(s.f, t.tex.flags);
+  const bool intCoords = r.flags & CUCPU_TEX_INT_COORDS;
+  const int32_t *offset = (r.flags & CUCPU_TEX_OFFSET) ? r.offset : nullptr;
+
+  if (v.linear) { // tex1Dfetch: an element index, zeros outside the buffer
+    const ImageLevel &L = v.levels[0];
+    const int64_t i = intCoords ? int32_t(r.coord[0]) : floorIndex(fromBits(r.coord[0]));
+    if (i < 0 || i >= L.width)
+      std::fill_n(out, 4, 0u);
+    else
+      readElement(v, s.f, s.kind, s.srgb, L.data + size_t(i) * v.elementBytes, out);
+  } else {
+    unsigned dims = 1;
+    uint32_t slice = 0;
+    float coord[3];
+    for (int d = 0; d < 3; ++d)
+      coord[d] = intCoords ? float(int32_t(r.coord[d])) + 0.5f : fromBits(r.coord[d]);
+    const bool scale = s.normalized && !intCoords;
+    switch (r.geometry) {
+    case CUCPU_GEOM_2D:
+    case CUCPU_GEOM_A2D:
+      dims = 2;
+      break;
+    case CUCPU_GEOM_3D:
+      dims = 3;
+      break;
+    case CUCPU_GEOM_CUBE:
+    case CUCPU_GEOM_ACUBE:
+      dims = 2;
+      break;
+    default:
+      break;
+    }
+    const bool layered = r.geometry == CUCPU_GEOM_A1D || r.geometry == CUCPU_GEOM_A2D ||
+                         r.geometry == CUCPU_GEOM_ACUBE;
+    const bool cube = r.geometry == CUCPU_GEOM_CUBE || r.geometry == CUCPU_GEOM_ACUBE;
+    if (cube) {
+      float st[2];
+      const unsigned face = cubeFace(coord[0], coord[1], coord[2], &st[0], &st[1]);
+      const uint32_t cubes = std::max<uint32_t>(1, v.layers / 6);
+      const uint32_t layer = layered ? uint32_t(std::clamp<int32_t>(r.layer, 0, cubes - 1)) : 0;
+      slice = layer * 6 + face;
+      coord[0] = st[0];
+      coord[1] = st[1];
+      s.modes[0] = s.modes[1] = CU_TR_ADDRESS_MODE_CLAMP;
+    } else if (layered) {
+      slice = uint32_t(std::clamp<int32_t>(r.layer, 0, int32_t(v.layers) - 1));
+    }
+    const bool normalizedCoords = scale || cube;
+
+    // Level of detail: explicit, from gradients, or 0; then bias and clamps.
+    const size_t nLevels = v.levels.size();
+    float lod = 0.0f;
+    if (r.flags & CUCPU_TEX_LEVEL) {
+      lod = r.lod;
+    } else if (r.flags & CUCPU_TEX_GRAD) {
+      const ImageLevel &L0 = v.levels[0];
+      const float size[3] = {float(L0.width), float(L0.height), float(L0.depth)};
+      float gx = 0, gy = 0;
+      for (unsigned d = 0; d < dims; ++d) {
+        gx += (r.dpdx[d] * size[d]) * (r.dpdx[d] * size[d]);
+        gy += (r.dpdy[d] * size[d]) * (r.dpdy[d] * size[d]);
+      }
+      lod = 0.5f * std::log2(std::max(gx, gy));
+    }
+    lod += t.tex.mipmapLevelBias;
+    lod = std::clamp(lod, t.tex.minMipmapLevelClamp,
+                     std::max(t.tex.minMipmapLevelClamp, t.tex.maxMipmapLevelClamp));
+    lod = std::clamp(std::isnan(lod) ? 0.0f : lod, 0.0f, float(nLevels - 1));
+
+    auto sampleAt = [&](size_t level, uint32_t res[4]) {
+      const ImageLevel &L = v.levels[level];
+      const uint32_t size[3] = {L.width, L.height, L.depth};
+      float u[3];
+      for (unsigned d = 0; d < dims; ++d)
+        u[d] = normalizedCoords ? coord[d] * float(size[d]) : coord[d];
+      if (r.flags & CUCPU_TEX_GATHER) { // tld4: one channel of the four bilinear texels
+        const int32_t x0 = addressAxis(floorIndex(u[0] - 0.5f), L.width, s.modes[0], s.normalized);
+        const int32_t x1 =
+            addressAxis(floorIndex(u[0] - 0.5f) + 1, L.width, s.modes[0], s.normalized);
+        const int32_t y0 = addressAxis(floorIndex(u[1] - 0.5f), L.height, s.modes[1], s.normalized);
+        const int32_t y1 =
+            addressAxis(floorIndex(u[1] - 0.5f) + 1, L.height, s.modes[1], s.normalized);
+        const int32_t xs[4] = {x0, x1, x1, x0}, ys[4] = {y1, y1, y0, y0};
+        for (int k = 0; k < 4; ++k) {
+          uint32_t e[4];
+          s.texel(L, xs[k], ys[k], 0, slice, e);
+          res[k] = e[r.component & 3];
+        }
+        return;
+      }
+      s.sampleLevel(L, dims, u, slice, t.tex.filterMode == CU_TR_FILTER_MODE_LINEAR && !intCoords,
+                    offset, res);
+    };
+    if (nLevels == 1 || t.tex.mipmapFilterMode == CU_TR_FILTER_MODE_POINT ||
+        s.kind == Kind::Int) {
+      sampleAt(size_t(std::floor(lod + 0.5f)), out);
+    } else {
+      const size_t l0 = size_t(std::floor(lod));
+      const float a = quantizeWeight(lod - float(l0));
+      sampleAt(l0, out);
+      if (a > 0.0f && l0 + 1 < nLevels) {
+        uint32_t hi[4];
+        sampleAt(l0 + 1, hi);
+        for (int c = 0; c < 4; ++c)
+          out[c] = bits((1.0f - a) * fromBits(out[c]) + a * fromBits(hi[c]));
+      }
+    }
+  }
+  if (r.flags & CUCPU_TEX_F16X2) {
+    const uint32_t lo = floatToHalf(fromBits(out[0])) | uint32_t(floatToHalf(fromBits(out[1]))) << 16;
+    const uint32_t hi = floatToHalf(fromBits(out[2])) | uint32_t(floatToHalf(fromBits(out[3]))) << 16;
+    out[0] = lo;
+    out[1] = hi;
+  }
+}
+
+namespace {
+
+// Converts one sust.p value (f32 for float and normalized formats, else an integer) to channel
+// bits of the format: floats round to nearest, normalized values saturate, integers clamp.
+uint32_t formatValue(const Format &f, uint32_t value) {
+  const unsigned bitsPer = f.bytes * 8;
+  if (f.isFloat)
+    return f.bytes == 2 ? floatToHalf(fromBits(value)) : value;
+  if (f.normalized) {
+    const float x = fromBits(value);
+    const float scale = float((1u << (bitsPer - (f.isSigned ? 1 : 0))) - 1);
+    const float lo = f.isSigned ? -1.0f : 0.0f;
+    const float c = std::isnan(x) ? 0.0f : std::clamp(x, lo, 1.0f);
+    return uint32_t(int32_t(std::nearbyint(c * scale)));
+  }
+  if (bitsPer == 32)
+    return value;
+  if (f.isSigned) {
+    const int64_t lo = -(int64_t(1) << (bitsPer - 1)), hi = (int64_t(1) << (bitsPer - 1)) - 1;
+    return uint32_t(std::clamp<int64_t>(int32_t(value), lo, hi));
+  }
+  return std::min<uint32_t>(value, (1u << bitsPer) - 1);
+}
+
+template <typename T> void reduce(void *at, uint32_t op, T v) {
+  std::atomic_ref<T> a(*static_cast<T *>(at));
+  T cur = a.load();
+  for (;;) {
+    T next = cur;
+    switch (op) {
+    case CUCPU_RED_ADD: next = T(cur + v); break;
+    case CUCPU_RED_MIN: next = std::min(cur, v); break;
+    case CUCPU_RED_MAX: next = std::max(cur, v); break;
+    case CUCPU_RED_AND: next = cur & v; break;
+    default: next = cur | v; break;
+    }
+    if (a.compare_exchange_weak(cur, next))
+      return;
+  }
+}
+
+} // namespace
+
+bool accessSurface(const SurfaceObject &s, const cucpu_surf_request &r, void *data) {
+  const ImageView &v = s.image;
+  const ImageLevel &L = v.levels[0];
+  const unsigned eb = v.elementBytes;
+  const bool bytesX = r.op != CUCPU_SURF_STORE_P && !(r.op == CUCPU_SURF_RED && r.bytes == 0);
+  int64_t x = r.coord[0], y = 0, z = 0, layer = 0;
+  unsigned dims = 1;
+  switch (r.geometry) {
+  case CUCPU_GEOM_2D: dims = 2; break;
+  case CUCPU_GEOM_3D: dims = 3; break;
+  case CUCPU_GEOM_A2D: dims = 2; break;
+  default: break;
+  }
+  if (dims >= 2)
+    y = r.coord[1];
+  if (dims == 3)
+    z = r.coord[2];
+  const bool layered = r.geometry == CUCPU_GEOM_A1D || r.geometry == CUCPU_GEOM_A2D;
+  if (layered)
+    layer = r.layer;
+  const unsigned bytes = r.op == CUCPU_SURF_STORE_P ? eb : r.bytes;
+  // The last valid x: in bytes, room for the whole access; in samples, the last element.
+  const int64_t maxX = bytesX ? int64_t(L.width) * eb - std::max<unsigned>(bytes, 1) : L.width - 1;
+  const int64_t maxY = int64_t(L.height) - 1, maxZ = int64_t(L.depth) - 1;
+  const int64_t maxLayer = layered ? int64_t(v.layers) - 1 : 0;
+  const bool out = x < 0 || x > maxX || y < 0 || y > maxY || z < 0 || z > maxZ || layer < 0 ||
+                   layer > maxLayer;
+  if (out) {
+    if (r.clamp == CUCPU_SURF_TRAP)
+      return false;
+    if (r.clamp == CUCPU_SURF_ZERO) {
+      if (r.op == CUCPU_SURF_LOAD)
+        std::memset(data, 0, bytes);
+      return true;
+    }
+    x = std::clamp<int64_t>(x, 0, std::max<int64_t>(maxX, 0));
+    if (bytesX)
+      x -= x % eb;
+    y = std::clamp<int64_t>(y, 0, maxY);
+    z = std::clamp<int64_t>(z, 0, maxZ);
+    layer = std::clamp<int64_t>(layer, 0, maxLayer);
+  }
+  const size_t byteX = bytesX ? size_t(x) : size_t(x) * eb;
+  uint8_t *p = L.data + size_t(layer + z) * L.slicePitch + size_t(y) * L.pitch + byteX;
+  switch (r.op) {
+  case CUCPU_SURF_LOAD:
+    std::memcpy(data, p, bytes);
+    break;
+  case CUCPU_SURF_STORE:
+    std::memcpy(p, data, bytes);
+    break;
+  case CUCPU_SURF_STORE_P: {
+    const Format f = formatOf(v.format);
+    const uint32_t *vals = static_cast<const uint32_t *>(data);
+    for (unsigned c = 0; c < v.channels; ++c) {
+      const uint32_t w = formatValue(f, vals[c]);
+      std::memcpy(p + c * f.bytes, &w, f.bytes);
+    }
+    break;
+  }
+  default: {
+    const uint32_t op = r.red & 0xff, type = r.red & ~0xffu;
+    if (type == CUCPU_RED_U32)
+      reduce<uint32_t>(p, op, *static_cast<const uint32_t *>(data));
+    else if (type == CUCPU_RED_S32)
+      reduce<int32_t>(p, op, *static_cast<const int32_t *>(data));
+    else if (type == CUCPU_RED_U64)
+      reduce<uint64_t>(p, op, *static_cast<const uint64_t *>(data));
+    else
+      reduce<int64_t>(p, op, *static_cast<const int64_t *>(data));
+  }
+  }
+  return true;
+}
+
+namespace {
+
+// Channel data type and order codes of txq/suq (OpenCL's values, which PTX reports).
+int32_t channelDataType(const Format &f) {
+  if (f.isFloat)
+    return f.bytes == 2 ? 0x10DD : 0x10DE;
+  if (f.normalized)
+    return f.bytes == 1 ? (f.isSigned ? 0x10D0 : 0x10D2) : (f.isSigned ? 0x10D1 : 0x10D3);
+  switch (f.bytes) {
+  case 1: return f.isSigned ? 0x10D7 : 0x10DA;
+  case 2: return f.isSigned ? 0x10D8 : 0x10DB;
+  default: return f.isSigned ? 0x10D9 : 0x10DC;
+  }
+}
+
+int32_t channelOrder(unsigned channels) {
+  return channels == 1 ? 0x10B0 : channels == 2 ? 0x10B2 : 0x10B5; // R, RG, RGBA
+}
+
+int32_t queryShape(const ImageView &v, uint32_t q, size_t level) {
+  const ImageLevel &L = v.levels[std::min(level, v.levels.size() - 1)];
+  switch (q) {
+  case CUCPU_Q_WIDTH: return int32_t(L.width);
+  case CUCPU_Q_HEIGHT: return int32_t(L.height);
+  case CUCPU_Q_DEPTH: return int32_t(L.depth);
+  case CUCPU_Q_CHANNEL_DATA_TYPE: return channelDataType(formatOf(v.format));
+  case CUCPU_Q_CHANNEL_ORDER: return channelOrder(v.channels);
+  case CUCPU_Q_ARRAY_SIZE:
+    return (v.arrayFlags & CUDA_ARRAY3D_CUBEMAP) ? int32_t(v.layers / 6)
+           : (v.arrayFlags & CUDA_ARRAY3D_LAYERED) ? int32_t(v.layers)
+                                                   : 0;
+  case CUCPU_Q_NUM_MIPMAP_LEVELS: return int32_t(v.levels.size());
+  case CUCPU_Q_MEMORY_LAYOUT: return v.isArray ? 0 : 1;
+  default: return 0;
+  }
+}
+
+} // namespace
+
+int32_t queryTexture(const TextureObject &t, uint32_t query, int32_t level) {
+  switch (query) {
+  case CUCPU_Q_NORMALIZED_COORDS: return (t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES) ? 1 : 0;
+  case CUCPU_Q_FILTER_MODE: return int32_t(t.tex.filterMode);
+  case CUCPU_Q_ADDR_MODE_0: return int32_t(t.tex.addressMode[0]);
+  case CUCPU_Q_ADDR_MODE_1: return int32_t(t.tex.addressMode[1]);
+  case CUCPU_Q_ADDR_MODE_2: return int32_t(t.tex.addressMode[2]);
+  case CUCPU_Q_FORCE_UNNORMALIZED_COORDS: return 0;
+  case CUCPU_Q_NUM_SAMPLES: return 0;
+  default: return queryShape(t.image, query, size_t(std::max(level, 0)));
+  }
+}
+
+int32_t querySurface(const SurfaceObject &s, uint32_t query) {
+  return queryShape(s.image, query, 0);
+}
+
+} // namespace cucpu::driver
