@@ -144,6 +144,29 @@ TEST(Lowering, UnsupportedInstructionNamesFeatureAndLine) {
   EXPECT_NE(log.find("frobnicate.b32"), std::string::npos) << log;
 }
 
+// Texture forms outside what cucpu implements are reported with their line, not mis-run.
+TEST(Lowering, UnsupportedTextureFormsNameFeatureAndLine) {
+  const std::pair<const char *, const char *> cases[] = {
+      {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;", "depth comparison"},
+      {"tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];",
+       "multisample"},
+      {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd1, {%f1, %f2}];", "separate sampler"},
+      {"suld.p.2d.v4.b32.trap {%r1, %r1, %r1, %r1}, [%rd1, {%r1, %r1}];", "formatted"},
+      {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [texref0, {%f1, %f2}];", "texref0"}};
+  for (const auto &[insn, what] : cases) {
+    std::string ptx = std::string(".version 9.0\n.target sm_75\n.address_size 64\n"
+                                  ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .f32 %f<5>;\n"
+                                  ".reg .b64 %rd<2>;\n") +
+                      insn + "\nret;\n}\n";
+    std::string log;
+    auto p = cucpu::jit::Program::load(ptx, log);
+    ASSERT_FALSE(p.hasValue()) << insn;
+    EXPECT_EQ(p.error().code(), 801) << insn << "\n" << log; // CUDA_ERROR_NOT_SUPPORTED
+    EXPECT_NE(log.find("9:1:"), std::string::npos) << log;
+    EXPECT_NE(log.find(what), std::string::npos) << log;
+  }
+}
+
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
   std::string log;
   auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
