@@ -319,6 +319,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
       return CUDA_ERROR_INVALID_VALUE;
     v.levels.push_back(l);
     v.linear = lin;
+    v.dims = lin ? 1 : 2;
     *out = std::move(v);
     return CUDA_SUCCESS;
   }
@@ -326,6 +327,9 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   v.isArray = true;
+  v.dims = d->Height == 0 ? 1
+           : (d->Depth == 0 || (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))) ? 2
+                                                                                      : 3;
   v.format = d->Format;
   v.channels = d->NumChannels;
   v.elementBytes = channelBytes(v.format) * v.channels;

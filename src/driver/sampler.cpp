@@ -75,6 +75,9 @@ uint16_t floatToHalf(float f) {
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float fromBits(uint32_t u) { return std::bit_cast<float>(u); }
 
+// A non-negative normal float cut to half precision's 10 fraction bits (toward zero).
+float truncateToHalf(float f) { return fromBits(bits(f) & ~0x1fffu); }
+
 // The raw channel c of the element at p: sign-extended integer bits, or f32 bits of a float.
 uint32_t rawChannel(const Format &f, const uint8_t *p, unsigned c) {
   const uint8_t *q = p + c * f.bytes;
@@ -100,21 +103,21 @@ float srgbToLinear(float c) {
   return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
 }
 
-// Reads one element as four words of its kind; absent channels read 0 (alpha 1 for floats).
+// Reads one element as four words of its kind; absent channels read 0 (alpha too, as on the
+// GPU).
 void readElement(const ImageView &v, const Format &f, Kind kind, bool srgb, const uint8_t *p,
                  uint32_t out[4]) {
-  const bool asFloat = kind != Kind::Int;
   for (unsigned c = 0; c < 4; ++c) {
     if (c >= v.channels) {
-      out[c] = asFloat && c == 3 ? bits(1.0f) : 0;
+      out[c] = 0;
       continue;
     }
     uint32_t raw = rawChannel(f, p, c);
     if (kind == Kind::Norm) {
       const float scale = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
       float x = f.isSigned ? std::max(float(int32_t(raw)) / scale, -1.0f) : float(raw) / scale;
-      if (srgb && c < 3)
-        x = srgbToLinear(x);
+      if (srgb && c < 3) // the GPU's sRGB decode gives half-precision values
+        x = truncateToHalf(srgbToLinear(x));
       raw = bits(x);
     }
     out[c] = raw;
@@ -159,18 +162,41 @@ struct Sampler {
   bool srgb, normalized;
   CUaddress_mode modes[3];
 
+  // The border colour as the texture returns it: stored in the texel format first (normalized
+  // formats quantize it), absent channels 0, and 0 for integer reads.
+  void border(uint32_t out[4]) const {
+    for (unsigned c = 0; c < 4; ++c) {
+      float b = t.tex.borderColor[c];
+      if (kind == Kind::Int || c >= v.channels) {
+        out[c] = 0;
+        continue;
+      }
+      if (kind == Kind::Norm) {
+        const float m = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
+        b = std::nearbyint(std::clamp(b, f.isSigned ? -1.0f : 0.0f, 1.0f) * m) / m;
+      } else if (f.bytes == 2) {
+        b = halfToFloat(floatToHalf(b));
+      }
+      out[c] = bits(b);
+    }
+  }
+
   // The element at (x, y, z) of slice `slice` of a level; a -1 index reads the border colour.
   void texel(const ImageLevel &L, int32_t x, int32_t y, int32_t z, uint32_t slice,
              uint32_t out[4]) const {
     if (x < 0 || y < 0 || z < 0) {
-      for (int c = 0; c < 4; ++c)
-        out[c] = kind == Kind::Int ? uint32_t(int32_t(t.tex.borderColor[c]))
-                                   : bits(t.tex.borderColor[c]);
+      border(out);
       return;
     }
     const uint8_t *p = L.data + (size_t(slice) + size_t(z)) * L.slicePitch + size_t(y) * L.pitch +
                        size_t(x) * v.elementBytes;
     readElement(v, f, kind, srgb, p, out);
+  }
+
+  // A normalized texel in the filter's 16-bit fixed point.
+  double normTexel(float x) const {
+    const double m = f.isSigned ? 32767.0 : 65535.0;
+    return std::nearbyint(double(x) * m) / m;
   }
 
   // Point or linear sample of one level: u holds texel-space coordinates of `dims` axes.
@@ -196,7 +222,7 @@ struct Sampler {
       texel(L, idx[0][0], idx[1][0], idx[2][0], slice, out);
       return;
     }
-    float acc[4] = {0, 0, 0, 0};
+    double acc[4] = {0, 0, 0, 0};
     for (unsigned corner = 0; corner < (1u << dims); ++corner) {
       float weight = 1.0f;
       int32_t at[3] = {0, 0, 0};
@@ -210,10 +236,19 @@ struct Sampler {
       uint32_t e[4];
       texel(L, at[0], at[1], at[2], slice, e);
       for (int c = 0; c < 4; ++c)
-        acc[c] += weight * fromBits(e[c]);
+        acc[c] += double(weight) * (kind == Kind::Norm ? normTexel(fromBits(e[c])) : fromBits(e[c]));
     }
     for (int c = 0; c < 4; ++c)
-      out[c] = bits(acc[c]);
+      out[c] = bits(kind != Kind::Norm ? float(acc[c])
+                    : srgb && c < 3    ? truncateToHalf(float(acc[c]))
+                                       : quantizeNorm(acc[c]));
+  }
+
+  // The texture unit filters normalized formats in 16-bit fixed point: the result is a multiple
+  // of 1/65535 (1/32767 for signed formats).
+  float quantizeNorm(double x) const {
+    const double m = f.isSigned ? 32767.0 : 65535.0;
+    return float(std::nearbyint(x * m) / m);
   }
 };
 
@@ -222,25 +257,34 @@ unsigned cubeFace(float x, float y, float z, float *s, float *t) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   unsigned face;
   float m, sc, tc;
-  if (ax >= ay && ax >= az) {
-    face = x >= 0 ? 0 : 1;
-    m = ax;
-    sc = x >= 0 ? -z : z;
+  if (az >= ax && az >= ay) { // ties go to z, then y (as the GPU chooses)
+    face = z >= 0 ? 4 : 5;
+    m = az;
+    sc = z >= 0 ? x : -x;
     tc = -y;
-  } else if (ay >= az) {
+  } else if (ay >= ax) {
     face = y >= 0 ? 2 : 3;
     m = ay;
     sc = x;
     tc = y >= 0 ? z : -z;
   } else {
-    face = z >= 0 ? 4 : 5;
-    m = az;
-    sc = z >= 0 ? x : -x;
+    face = x >= 0 ? 0 : 1;
+    m = ax;
+    sc = x >= 0 ? -z : z;
     tc = -y;
   }
   *s = (sc / m + 1.0f) * 0.5f;
   *t = (tc / m + 1.0f) * 0.5f;
   return face;
+}
+
+// The texture unit turns a normalized coordinate into fixed point (rounding down) before it
+// scales it to texels (16 fraction bits fit every recorded GPU result): 1.3333334 on 6 texels
+// wraps to texel 1, not 2.
+float fixedNormalized(float x) {
+  if (!std::isfinite(x) || std::fabs(x) > 1e6f)
+    return x;
+  return std::floor(x * 65536.0f) / 65536.0f;
 }
 
 } // namespace
@@ -289,18 +333,24 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     }
     const bool layered = r.geometry == CUCPU_GEOM_A1D || r.geometry == CUCPU_GEOM_A2D ||
                          r.geometry == CUCPU_GEOM_ACUBE;
+    if (r.geometry == CUCPU_GEOM_1D || r.geometry == CUCPU_GEOM_A1D) {
+      // A 1D texture filters as a 2D one of height 1 sampled at y = 0: with a border address
+      // mode, linear filtering blends half of the border row in.
+      dims = 2;
+      coord[1] = intCoords ? 0.5f : 0.0f;
+    }
     const bool cube = r.geometry == CUCPU_GEOM_CUBE || r.geometry == CUCPU_GEOM_ACUBE;
     if (cube) {
       float st[2];
       const unsigned face = cubeFace(coord[0], coord[1], coord[2], &st[0], &st[1]);
       const uint32_t cubes = std::max<uint32_t>(1, v.layers / 6);
-      const uint32_t layer = layered ? uint32_t(std::clamp<int32_t>(r.layer, 0, cubes - 1)) : 0;
+      const uint32_t layer = layered ? std::min(uint32_t(r.layer), cubes - 1) : 0;
       slice = layer * 6 + face;
       coord[0] = st[0];
       coord[1] = st[1];
       s.modes[0] = s.modes[1] = CU_TR_ADDRESS_MODE_CLAMP;
     } else if (layered) {
-      slice = uint32_t(std::clamp<int32_t>(r.layer, 0, int32_t(v.layers) - 1));
+      slice = std::min(uint32_t(r.layer), v.layers - 1); // an unsigned index, clamped
     }
     const bool normalizedCoords = scale || cube;
 
@@ -329,7 +379,7 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
       const uint32_t size[3] = {L.width, L.height, L.depth};
       float u[3];
       for (unsigned d = 0; d < dims; ++d)
-        u[d] = normalizedCoords ? coord[d] * float(size[d]) : coord[d];
+        u[d] = normalizedCoords ? fixedNormalized(coord[d]) * float(size[d]) : coord[d];
       if (r.flags & CUCPU_TEX_GATHER) { // tld4: one channel of the four bilinear texels
         const int32_t x0 = addressAxis(floorIndex(u[0] - 0.5f), L.width, s.modes[0], s.normalized);
         const int32_t x1 =
@@ -508,12 +558,27 @@ int32_t channelOrder(unsigned channels) {
   return channels == 1 ? 0x10B0 : channels == 2 ? 0x10B2 : 0x10B5; // R, RG, RGBA
 }
 
-int32_t queryShape(const ImageView &v, uint32_t q, size_t level) {
-  const ImageLevel &L = v.levels[std::min(level, v.levels.size() - 1)];
+// Sizes as txq and suq report them: 0 for a dimension the resource lacks and for a level it does
+// not have; a 1D layered array's layers as its height; a cubemap's layers as a surface's depth,
+// its cubes as a texture's.
+int32_t queryShape(const ImageView &v, uint32_t q, size_t level, bool surface) {
+  if (level >= v.levels.size())
+    return 0;
+  const ImageLevel &L = v.levels[level];
+  const bool cube = v.arrayFlags & CUDA_ARRAY3D_CUBEMAP;
+  const bool layered = v.arrayFlags & CUDA_ARRAY3D_LAYERED;
   switch (q) {
   case CUCPU_Q_WIDTH: return int32_t(L.width);
-  case CUCPU_Q_HEIGHT: return int32_t(L.height);
-  case CUCPU_Q_DEPTH: return int32_t(L.depth);
+  case CUCPU_Q_HEIGHT:
+    if (v.dims >= 2)
+      return int32_t(L.height);
+    return layered ? int32_t(v.layers) : v.isArray && !surface ? 1 : 0;
+  case CUCPU_Q_DEPTH:
+    if (v.dims == 3)
+      return int32_t(L.depth);
+    if (cube)
+      return surface ? int32_t(v.layers) : layered ? int32_t(v.layers / 6) : 0;
+    return layered && v.dims == 2 ? int32_t(v.layers) : 0;
   case CUCPU_Q_CHANNEL_DATA_TYPE: return channelDataType(formatOf(v.format));
   case CUCPU_Q_CHANNEL_ORDER: return channelOrder(v.channels);
   case CUCPU_Q_ARRAY_SIZE:
@@ -537,12 +602,12 @@ int32_t queryTexture(const TextureObject &t, uint32_t query, int32_t level) {
   case CUCPU_Q_ADDR_MODE_2: return int32_t(t.tex.addressMode[2]);
   case CUCPU_Q_FORCE_UNNORMALIZED_COORDS: return 0;
   case CUCPU_Q_NUM_SAMPLES: return 0;
-  default: return queryShape(t.image, query, size_t(std::max(level, 0)));
+  default: return queryShape(t.image, query, size_t(std::max(level, 0)), false);
   }
 }
 
 int32_t querySurface(const SurfaceObject &s, uint32_t query) {
-  return queryShape(s.image, query, 0);
+  return queryShape(s.image, query, 0, true);
 }
 
 } // namespace cucpu::driver

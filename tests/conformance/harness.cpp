@@ -458,6 +458,281 @@ std::string hexOf(uint64_t v, unsigned bytes) {
   return buf;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Resources. The case option res=<kind>.<geom>.<format>[.<opt>]... creates a texture (kind
+// tex) or surface (kind surf) object before the launch and passes its handle as the kernel's
+// third argument (so such a case has at most 2 value sets).
+//   geom: lin (linear memory, 64 elements), pitch (pitched 8x6, rows of 256 bytes), 1d (array
+//     16), 2d (8x6), 3d (4x4x3), a1d (16, 3 layers), a2d (8x6, 3 layers), cube (4x4, 6 faces),
+//     acube (4x4, 12 faces = 2 cubes), mip2d (mipmapped 16x8, 4 levels). Surfaces need one of
+//     the arrays 1d..acube.
+//   format: u8 s8 u16 s16 u32 s32 f16 f32 followed by x1, x2 or x4 (channels).
+//   opts (textures only): point (default) | linear filtering; clamp (default) | wrap | mirror |
+//     border addressing in all three dimensions; norm (normalized coordinates); int (read as
+//     integer); srgb; mlinear (linear mipmap filtering). The border color is always
+//     {0.25, 0.5, 0.75, 1}; the maximum mipmap level clamp is 3 for mip2d and mlinear, else 0.
+// Contents, identical on every machine: the components in memory order (level, layer or face,
+// z, y, x, channel), the k-th (k = 0, 1, ...) being ((k * 7) % 23) * 0.25 - 2.5 for f32 and
+// f16 (exact in both), for integer formats of b bits the top b bits of k * 2654435761 mod 2^32
+// (values across the type's range, negative ones included). Pitch row padding is zero.
+// After the run a surface's array is copied back and its bytes appended to the output (compared
+// bitwise per output element).
+
+struct Geom {
+  const char *name;
+  CUresourcetype type;
+  size_t w, h, d; // level 0 extent; h 0 for 1D, d the depth, layers or faces (0 for none)
+  unsigned flags; // CUDA_ARRAY3D_*
+};
+constexpr CUresourcetype kArray = CU_RESOURCE_TYPE_ARRAY;
+constexpr Geom kGeoms[] = {
+    {"lin", CU_RESOURCE_TYPE_LINEAR, 64, 0, 0, 0},
+    {"pitch", CU_RESOURCE_TYPE_PITCH2D, 8, 6, 0, 0},
+    {"1d", kArray, 16, 0, 0, 0},
+    {"2d", kArray, 8, 6, 0, 0},
+    {"3d", kArray, 4, 4, 3, 0},
+    {"a1d", kArray, 16, 0, 3, CUDA_ARRAY3D_LAYERED},
+    {"a2d", kArray, 8, 6, 3, CUDA_ARRAY3D_LAYERED},
+    {"cube", kArray, 4, 4, 6, CUDA_ARRAY3D_CUBEMAP},
+    {"acube", kArray, 4, 4, 12, CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED},
+    {"mip2d", CU_RESOURCE_TYPE_MIPMAPPED_ARRAY, 16, 8, 0, 0}};
+constexpr unsigned kMipLevels = 4;
+constexpr size_t kPitch = 256;
+
+struct ResSpec {
+  bool surf = false;
+  const Geom *geom = nullptr;
+  CUarray_format format = CU_AD_FORMAT_FLOAT;
+  unsigned compBytes = 4, channels = 1;
+  CUaddress_mode addr = CU_TR_ADDRESS_MODE_CLAMP;
+  CUfilter_mode filter = CU_TR_FILTER_MODE_POINT, mipFilter = CU_TR_FILTER_MODE_POINT;
+  unsigned texFlags = 0; // CU_TRSF_*
+  unsigned levels() const {
+    return geom->type == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY ? kMipLevels : 1;
+  }
+  size_t elemBytes() const { return size_t(compBytes) * channels; }
+};
+
+ResSpec parseRes(const std::string &spec) {
+  std::vector<std::string> parts;
+  std::stringstream ss(spec);
+  for (std::string p; std::getline(ss, p, '.');)
+    parts.push_back(p);
+  const auto bad = [&](const std::string &why) { fail("res=" + spec + ": " + why); };
+  if (parts.size() < 3 || (parts[0] != "tex" && parts[0] != "surf"))
+    bad("expected tex|surf.<geom>.<format>[.<opt>]...");
+  ResSpec r;
+  r.surf = parts[0] == "surf";
+  for (const Geom &g : kGeoms)
+    if (parts[1] == g.name) r.geom = &g;
+  if (!r.geom) bad("unknown geometry " + parts[1]);
+  if (r.surf && r.geom->type != kArray) bad("a surface needs an array geometry");
+  static const struct {
+    const char *name;
+    CUarray_format format;
+    unsigned bytes;
+  } kFormats[] = {{"u8", CU_AD_FORMAT_UNSIGNED_INT8, 1},  {"s8", CU_AD_FORMAT_SIGNED_INT8, 1},
+                  {"u16", CU_AD_FORMAT_UNSIGNED_INT16, 2}, {"s16", CU_AD_FORMAT_SIGNED_INT16, 2},
+                  {"u32", CU_AD_FORMAT_UNSIGNED_INT32, 4}, {"s32", CU_AD_FORMAT_SIGNED_INT32, 4},
+                  {"f16", CU_AD_FORMAT_HALF, 2},           {"f32", CU_AD_FORMAT_FLOAT, 4}};
+  const std::string &f = parts[2];
+  size_t x = f.find('x');
+  bool known = false;
+  for (const auto &k : kFormats)
+    if (f.substr(0, x) == k.name) {
+      r.format = k.format;
+      r.compBytes = k.bytes;
+      known = true;
+    }
+  const std::string ch = x == std::string::npos ? "" : f.substr(x + 1);
+  if (!known || (ch != "1" && ch != "2" && ch != "4")) bad("unknown format " + f);
+  r.channels = unsigned(std::stoul(ch));
+  for (size_t i = 3; i < parts.size(); ++i) {
+    const std::string &o = parts[i];
+    if (r.surf) bad("surfaces take no options");
+    if (o == "point") r.filter = CU_TR_FILTER_MODE_POINT;
+    else if (o == "linear") r.filter = CU_TR_FILTER_MODE_LINEAR;
+    else if (o == "clamp") r.addr = CU_TR_ADDRESS_MODE_CLAMP;
+    else if (o == "wrap") r.addr = CU_TR_ADDRESS_MODE_WRAP;
+    else if (o == "mirror") r.addr = CU_TR_ADDRESS_MODE_MIRROR;
+    else if (o == "border") r.addr = CU_TR_ADDRESS_MODE_BORDER;
+    else if (o == "norm") r.texFlags |= CU_TRSF_NORMALIZED_COORDINATES;
+    else if (o == "int") r.texFlags |= CU_TRSF_READ_AS_INTEGER;
+    else if (o == "srgb") r.texFlags |= CU_TRSF_SRGB;
+    else if (o == "mlinear") r.mipFilter = CU_TR_FILTER_MODE_LINEAR;
+    else bad("unknown option " + o);
+  }
+  return r;
+}
+
+// Elements of one level in x, y and z (layers, faces), each at least 1.
+struct Extent {
+  size_t w, h, d;
+};
+Extent extentOf(const ResSpec &r, unsigned level) {
+  const Geom &g = *r.geom;
+  return {std::max<size_t>(g.w >> level, 1), std::max<size_t>(g.h >> level, 1),
+          std::max<size_t>(g.d, 1)};
+}
+
+// f16 bits of a float that f16 represents exactly as a normal number or zero.
+uint16_t halfBits(float f) {
+  const uint32_t u = uint32_t(fb(f));
+  if (!(u & 0x7fffffff))
+    return uint16_t(u >> 16);
+  return uint16_t((u >> 16 & 0x8000) | ((u >> 23 & 0xff) - 112) << 10 | (u & 0x7fffff) >> 13);
+}
+
+// Component k of the contents, in the format's bits.
+uint32_t component(const ResSpec &r, uint32_t k) {
+  const float f = float((k * 7) % 23) * 0.25f - 2.5f;
+  if (r.format == CU_AD_FORMAT_FLOAT) return uint32_t(fb(f));
+  if (r.format == CU_AD_FORMAT_HALF) return halfBits(f);
+  return uint32_t(k * 2654435761u) >> (32 - 8 * r.compBytes);
+}
+
+// The contents of one level with rows of `pitch` bytes, continuing from component k.
+std::vector<uint8_t> levelContents(const ResSpec &r, const Extent &e, size_t pitch,
+                                   uint32_t &k) {
+  std::vector<uint8_t> out(pitch * e.h * e.d, 0);
+  for (size_t row = 0; row < e.h * e.d; ++row)
+    for (size_t c = 0; c < e.w * r.channels; ++c) {
+      const uint32_t v = component(r, k++);
+      std::memcpy(out.data() + row * pitch + c * r.compBytes, &v, r.compBytes);
+    }
+  return out;
+}
+
+// Copies a whole array level between the host (tightly packed) and the array.
+void copyArray(CUarray a, const ResSpec &r, const Extent &e, uint8_t *host, bool toArray) {
+  CUDA_MEMCPY3D m = {};
+  const size_t row = e.w * r.elemBytes();
+  if (toArray) {
+    m.srcMemoryType = CU_MEMORYTYPE_HOST;
+    m.srcHost = host;
+    m.srcPitch = row;
+    m.srcHeight = e.h;
+    m.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.dstArray = a;
+  } else {
+    m.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.srcArray = a;
+    m.dstMemoryType = CU_MEMORYTYPE_HOST;
+    m.dstHost = host;
+    m.dstPitch = row;
+    m.dstHeight = e.h;
+  }
+  m.WidthInBytes = row;
+  m.Height = e.h;
+  m.Depth = e.d;
+  check(cuMemcpy3D(&m), "cuMemcpy3D");
+}
+
+// A case's texture or surface object and what it reads; destroyed with it.
+struct Resource {
+  CUdeviceptr mem = 0;
+  CUarray array = nullptr;
+  CUmipmappedArray mip = nullptr;
+  CUtexObject tex = 0;
+  CUsurfObject surf = 0;
+
+  Resource() = default;
+  Resource(const Resource &) = delete;
+  Resource &operator=(const Resource &) = delete;
+  ~Resource() {
+    if (tex) cuTexObjectDestroy(tex);
+    if (surf) cuSurfObjectDestroy(surf);
+    if (array) cuArrayDestroy(array);
+    if (mip) cuMipmappedArrayDestroy(mip);
+    if (mem) cuMemFree(mem);
+  }
+
+  void create(const ResSpec &r) {
+    CUDA_RESOURCE_DESC rd = {};
+    rd.resType = r.geom->type;
+    uint32_t k = 0;
+    if (r.geom->type == kArray || r.geom->type == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) {
+      CUDA_ARRAY3D_DESCRIPTOR ad = {};
+      ad.Width = r.geom->w;
+      ad.Height = r.geom->h;
+      ad.Depth = r.geom->d;
+      ad.Format = r.format;
+      ad.NumChannels = r.channels;
+      ad.Flags = r.geom->flags | (r.surf ? CUDA_ARRAY3D_SURFACE_LDST : 0);
+      if (r.geom->type == kArray) {
+        check(cuArray3DCreate(&array, &ad), "cuArray3DCreate");
+        rd.res.array.hArray = array;
+      } else {
+        check(cuMipmappedArrayCreate(&mip, &ad, r.levels()), "cuMipmappedArrayCreate");
+        rd.res.mipmap.hMipmappedArray = mip;
+      }
+      for (unsigned l = 0; l < r.levels(); ++l) {
+        CUarray level = array;
+        if (mip)
+          check(cuMipmappedArrayGetLevel(&level, mip, l), "cuMipmappedArrayGetLevel");
+        const Extent e = extentOf(r, l);
+        auto bytes = levelContents(r, e, e.w * r.elemBytes(), k);
+        copyArray(level, r, e, bytes.data(), true);
+      }
+    } else {
+      // linear or pitched memory at the device's texture alignment
+      CUdevice dev;
+      int align = 0;
+      check(cuCtxGetDevice(&dev), "cuCtxGetDevice");
+      check(cuDeviceGetAttribute(&align, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, dev),
+            "cuDeviceGetAttribute");
+      const Extent e = extentOf(r, 0);
+      const bool pitched = r.geom->type == CU_RESOURCE_TYPE_PITCH2D;
+      const size_t pitch = pitched ? kPitch : e.w * r.elemBytes();
+      auto bytes = levelContents(r, e, pitch, k);
+      check(cuMemAlloc(&mem, bytes.size() + size_t(align)), "cuMemAlloc");
+      const CUdeviceptr a = CUdeviceptr(align), p = (mem + a - 1) / a * a;
+      check(cuMemcpyHtoD(p, bytes.data(), bytes.size()), "cuMemcpyHtoD");
+      if (pitched)
+        rd.res.pitch2D = {p, r.format, r.channels, e.w, e.h, pitch};
+      else
+        rd.res.linear = {p, r.format, r.channels, bytes.size()};
+    }
+    if (r.surf) {
+      check(cuSurfObjectCreate(&surf, &rd), "cuSurfObjectCreate");
+      return;
+    }
+    CUDA_TEXTURE_DESC td = {};
+    for (auto &a : td.addressMode)
+      a = r.addr;
+    td.filterMode = r.filter;
+    td.flags = r.texFlags;
+    td.mipmapFilterMode = r.mipFilter;
+    td.maxMipmapLevelClamp =
+        float(std::max(r.levels() - 1, r.mipFilter == CU_TR_FILTER_MODE_LINEAR ? 3u : 0u));
+    const float border[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    std::copy(border, border + 4, td.borderColor);
+    check(cuTexObjectCreate(&tex, &rd, &td, nullptr), "cuTexObjectCreate");
+  }
+
+  // The array's current contents (a surface's).
+  std::vector<uint8_t> readBack(const ResSpec &r) const {
+    const Extent e = extentOf(r, 0);
+    std::vector<uint8_t> out(e.w * e.h * e.d * r.elemBytes());
+    copyArray(array, r, e, out.data(), false);
+    return out;
+  }
+};
+
+// Bytes a surface resource appends to the output (0 for none).
+size_t appendedBytes(const Case &c) {
+  if (c.res.empty())
+    return 0;
+  const ResSpec r = parseRes(c.res);
+  if (!r.surf)
+    return 0;
+  const Extent e = extentOf(r, 0);
+  return e.w * e.h * e.d * r.elemBytes();
+}
+
+// Output elements the kernel writes (a surface's contents follow them).
+size_t outCount(const Case &c) { return c.nOut ? c.nOut : threadCount(c) * c.outPer; }
+
 } // namespace
 
 std::vector<Case> loadCases(const std::string &dir) {
@@ -524,12 +799,20 @@ std::vector<Case> loadCases(const std::string &dir) {
         else if (k == "shmem") c.shmem = unsigned(std::stoul(v));
         else if (k == "init") c.init = v;
         else if (k == "tol") c.tol = v;
+        else if (k == "res") c.res = v;
+        else if (k == "expect" && v == "error") c.expectError = true;
         else fail(stem + ".cu:" + std::to_string(lineNo) + ": unknown option " + k);
       }
       c.name = stem + "." + (nameOpt.empty() ? c.kernel : nameOpt);
       typeBytes(c.outType);
-      if (c.sets.size() > 3 || (c.sets.empty() && !c.threads))
+      if (c.sets.size() > (c.res.empty() ? 3u : 2u) || (c.sets.empty() && !c.threads))
         fail(stem + ".cu:" + std::to_string(lineNo) + ": bad case");
+      try {
+        if (appendedBytes(c) % typeBytes(c.outType))
+          fail("the surface's bytes are no whole number of " + c.outType + " elements");
+      } catch (const std::runtime_error &e) {
+        fail(stem + ".cu:" + std::to_string(lineNo) + ": " + e.what());
+      }
       for (const auto &s : c.sets)
         getSet(s);
       out.push_back(c);
@@ -569,8 +852,14 @@ std::vector<uint8_t> runCase(const std::string &dir, const Case &c) {
     check(cuMemAlloc(&in[j], bytes.size()), "cuMemAlloc");
     check(cuMemcpyHtoD(in[j], bytes.data(), bytes.size()), "cuMemcpyHtoD");
   }
+  ResSpec spec;
+  Resource res;
+  if (!c.res.empty()) {
+    spec = parseRes(c.res);
+    res.create(spec);
+  }
   const unsigned ob = typeBytes(c.outType);
-  const size_t nOut = c.nOut ? c.nOut : n * c.outPer;
+  const size_t nOut = outCount(c);
   std::vector<uint8_t> out(nOut * ob, 0);
   if (!c.init.empty()) {
     const ValueSet &s = getSet(c.init);
@@ -581,7 +870,8 @@ std::vector<uint8_t> runCase(const std::string &dir, const Case &c) {
   check(cuMemAlloc(&d, out.size()), "cuMemAlloc");
   check(cuMemcpyHtoD(d, out.data(), out.size()), "cuMemcpyHtoD");
   int count = int(n);
-  void *args[] = {&in[0], &in[1], &in[2], &d, &count};
+  void *third = c.res.empty() ? static_cast<void *>(&in[2]) : spec.surf ? &res.surf : &res.tex;
+  void *args[] = {&in[0], &in[1], third, &d, &count};
   unsigned block[3] = {c.block[0] ? c.block[0] : unsigned(std::min<size_t>(n, 128)), c.block[1],
                        c.block[2]};
   unsigned grid[3] = {c.grid[0] ? c.grid[0] : unsigned((n + block[0] - 1) / block[0]),
@@ -590,6 +880,10 @@ std::vector<uint8_t> runCase(const std::string &dir, const Case &c) {
                        nullptr, args, nullptr), "cuLaunchKernel");
   check(cuCtxSynchronize(), "cuCtxSynchronize");
   check(cuMemcpyDtoH(out.data(), d, out.size()), "cuMemcpyDtoH");
+  if (spec.surf) {
+    auto contents = res.readBack(spec);
+    out.insert(out.end(), contents.begin(), contents.end());
+  }
   for (auto p : in)
     if (p) cuMemFree(p);
   cuMemFree(d);
@@ -605,19 +899,25 @@ std::string compare(const Case &c, const std::vector<uint8_t> &got,
   const Lane l = laneOf(c.outType);
   const unsigned ob = typeBytes(c.outType);
   const size_t perThread = c.nOut ? 0 : c.outPer;
+  const size_t kernelBytes = outCount(c) * ob; // a surface's contents follow, compared bitwise
   std::string msg;
   int shown = 0, bad = 0;
   for (size_t i = 0; i < got.size(); i += l.bytes) {
     uint64_t g = 0, w = 0;
     std::memcpy(&g, &got[i], l.bytes);
     std::memcpy(&w, &want[i], l.bytes);
-    bool ok = l.expBits ? within(c.tol, g, w, l) : g == w;
+    bool ok = l.expBits && i < kernelBytes ? within(c.tol, g, w, l) : g == w;
     if (ok)
       continue;
     ++bad;
     if (shown++ >= 8)
       continue;
     size_t elem = i / ob;
+    if (i >= kernelBytes) {
+      msg += "  surface byte " + std::to_string(i - kernelBytes) + ": got " +
+             hexOf(g, l.bytes) + " want " + hexOf(w, l.bytes) + "\n";
+      continue;
+    }
     msg += "  element " + std::to_string(elem);
     if (perThread && !c.sets.empty()) {
       size_t t = elem / perThread;

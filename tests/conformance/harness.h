@@ -16,7 +16,7 @@ struct Case {
   std::string stem;   // file stem: "int" for cases/int.cu (the module is cases/int.ptx)
   std::string kernel;
   std::string outType;               // u8..u64, s8..s64, f16, bf16, f16x2, bf16x2, f32, f64
-  std::vector<std::string> sets;     // 0..3 input value sets (see harness.cpp)
+  std::vector<std::string> sets;     // 0..3 input value sets (0..2 with res; see harness.cpp)
   unsigned outPer = 1;               // output elements per thread
   unsigned nOut = 0;                 // total output elements (0: threads * outPer)
   unsigned threads = 0;              // thread count when there are no inputs
@@ -25,13 +25,16 @@ struct Case {
   unsigned shmem = 0;                // dynamic shared memory bytes
   std::string init;                  // value set that initialises the output buffer
   std::string tol;                   // "" bitwise; "ulp=N", "abs=X" or "rel=X" for .approx
+  std::string res;                   // texture or surface object passed as C (see harness.cpp)
+  bool expectError = false;          // the GPU run fails (a trap): cucpu's must fail the same way
   int line = 0;                      // where the case is declared
 };
 
 // Every case of every cases/*.cu file under dir, in file order.
 std::vector<Case> loadCases(const std::string &dir);
 
-// Runs one case on the current context; returns the output bytes or throws std::runtime_error.
+// Runs one case on the current context; returns the output bytes (for a surface resource followed
+// by its array's final contents) or throws std::runtime_error.
 std::vector<uint8_t> runCase(const std::string &dir, const Case &c);
 
 // "" when got matches want under the case's comparison rule, else a description of the first

@@ -71,6 +71,7 @@ struct ImageView {
   unsigned channels = 1, elementBytes = 4;
   unsigned arrayFlags = 0; // CUDA_ARRAY3D_LAYERED / CUBEMAP
   uint32_t layers = 1;     // layers (cubes of 6 faces for a layered cubemap count 6 each)
+  unsigned dims = 1;       // 1, 2 or 3: the array's dimensions (layers and faces not counted)
   bool isArray = false;    // a CUDA array (or mipmapped array), not linear or pitch memory
   bool linear = false;     // CU_RESOURCE_TYPE_LINEAR
   std::vector<std::shared_ptr<void>> keepAlive;
