@@ -248,7 +248,7 @@ struct Sampler {
   // of 1/65535 (1/32767 for signed formats).
   float quantizeNorm(double x) const {
     const double m = f.isSigned ? 32767.0 : 65535.0;
-    return float(std::nearbyint(x * m) / m);
+    return float(std::floor(x * m + 0.5) / m);
   }
 };
 
@@ -408,8 +408,11 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
       if (a > 0.0f && l0 + 1 < nLevels) {
         uint32_t hi[4];
         sampleAt(l0 + 1, hi);
-        for (int c = 0; c < 4; ++c)
-          out[c] = bits((1.0f - a) * fromBits(out[c]) + a * fromBits(hi[c]));
+        for (int c = 0; c < 4; ++c) {
+          const double blend = (1.0 - a) * fromBits(out[c]) + double(a) * fromBits(hi[c]);
+          out[c] = bits(s.kind == Kind::Norm && !(s.srgb && c < 3) ? s.quantizeNorm(blend)
+                                                                   : float(blend));
+        }
       }
     }
   }

@@ -32,7 +32,9 @@ int main(int argc, char **argv) {
       f.open(outDir + "/" + c.stem + ".txt", begun ? std::ios::app : std::ios::trunc);
     }
     try {
-      f << c.name << " " << conformance::toHex(conformance::runCase(dir, c)) << std::endl;
+      // run before writing anything: a failing case must leave only its ERROR line
+      const std::string hex = conformance::toHex(conformance::runCase(dir, c));
+      f << c.name << " " << hex << std::endl;
       ++ok;
     } catch (const std::exception &e) {
       std::string msg = e.what();
