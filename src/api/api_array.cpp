@@ -31,13 +31,15 @@ CUresult create3D(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
   return driver::registerArray(std::move(a), out);
 }
 
-// `bytes` bytes at byte `offset` of an array's storage (its elements in row order).
+// `bytes` bytes at byte `offset` of an array's first row (NVIDIA's driver refuses linear copies
+// past it: they are meant for 1D arrays).
 CUresult arrayBytes(CUarray h, size_t offset, size_t bytes, uint8_t **out,
                     std::shared_ptr<driver::Array> *keep = nullptr) {
   std::shared_ptr<driver::Array> a;
   if (CUresult r = arrayOf(h, &a); r != CUDA_SUCCESS)
     return r;
-  if (offset > a->bytes() || bytes > a->bytes() - offset)
+  const size_t row = a->level().pitch;
+  if (offset > row || bytes > row - offset)
     return CUDA_ERROR_INVALID_VALUE;
   *out = a->data() + offset;
   if (keep)
@@ -143,8 +145,6 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
   if (!pArrayDescriptor)
     return CUDA_ERROR_INVALID_VALUE;
   const auto &d = a->descriptor();
-  if (d.Depth)
-    return CUDA_ERROR_INVALID_VALUE; // a 3D or layered array: cuArray3DGetDescriptor
   pArrayDescriptor->Width = d.Width;
   pArrayDescriptor->Height = d.Height;
   pArrayDescriptor->Format = d.Format;

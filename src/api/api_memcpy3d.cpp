@@ -41,7 +41,7 @@ CUresult bindArray(Side &s, const Copy &c, std::shared_ptr<driver::Array> *keep)
     return CUDA_SUCCESS;
   auto a = driver::findArray(s.array);
   if (!a)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return CUDA_ERROR_INVALID_VALUE; // as NVIDIA's driver answers for a null array
   const driver::ImageLevel l = a->level();
   s.pitch = l.pitch;
   s.height = l.height;

@@ -48,9 +48,9 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   const driver::TextureObject *t = driver::findTexture(texObject);
-  if (!t || !pResViewDesc || !t->hasView)
+  if (!t || !pResViewDesc)
     return CUDA_ERROR_INVALID_VALUE;
-  *pResViewDesc = t->view;
+  *pResViewDesc = t->hasView ? t->view : CUDA_RESOURCE_VIEW_DESC{}; // none: all zero
   return CUDA_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <set>
 
 namespace cucpu::driver {
 
@@ -146,8 +147,7 @@ CUresult MipmappedArray::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d, 
   unsigned most = 1;
   while ((largest >> most) > 0)
     ++most;
-  if (levels > most)
-    return CUDA_ERROR_INVALID_VALUE;
+  levels = std::min(levels, most); // NVIDIA's driver accepts more and makes as many as fit
   auto m = std::make_shared<MipmappedArray>();
   m->desc_ = d;
   m->ctx_ = ctx;
@@ -174,6 +174,7 @@ struct ArrayRegistry {
   std::mutex mutex;
   std::map<const void *, std::shared_ptr<Array>> arrays;
   std::map<const void *, std::shared_ptr<MipmappedArray>> mipmaps;
+  std::set<const void *> orphans; // handles of arrays their destroyed context took with it
 };
 
 ArrayRegistry &arrays() {
@@ -264,8 +265,6 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     auto a = findArray(res.res.array.hArray);
     if (!a)
       return CUDA_ERROR_INVALID_HANDLE;
-    if (surface && !(a->descriptor().Flags & CUDA_ARRAY3D_SURFACE_LDST))
-      return CUDA_ERROR_INVALID_VALUE;
     addArrayLevels(v, a);
     d = &a->descriptor();
     v.layers = (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) ? a->slices() : 1;
@@ -344,6 +343,7 @@ CUresult registerArray(std::shared_ptr<Array> a, CUarray *out) {
   auto &r = arrays();
   std::lock_guard lk(r.mutex);
   *out = reinterpret_cast<CUarray>(a.get());
+  r.orphans.erase(a.get());
   r.arrays.emplace(a.get(), std::move(a));
   return CUDA_SUCCESS;
 }
@@ -359,9 +359,10 @@ CUresult destroyArray(CUarray h) {
   auto &r = arrays();
   std::lock_guard lk(r.mutex);
   auto it = r.arrays.find(h);
-  if (it == r.arrays.end() || it->second->ownedByMipmap)
-    return CUDA_ERROR_INVALID_HANDLE;
-  r.arrays.erase(it);
+  if (it == r.arrays.end())
+    return r.orphans.count(h) ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_ERROR_INVALID_HANDLE;
+  if (!it->second->ownedByMipmap) // a mipmap level goes with its mipmapped array (NVIDIA's
+    r.arrays.erase(it);           // driver reports success and keeps it too)
   return CUDA_SUCCESS;
 }
 
@@ -430,8 +431,15 @@ CUresult createSurfaceObject(Context *ctx, const CUDA_RESOURCE_DESC &res, CUsurf
   return surfaces().add(std::move(obj), out);
 }
 
-CUresult destroyTextureObject(CUtexObject h) { return textures().remove(h); }
-CUresult destroySurfaceObject(CUsurfObject h) { return surfaces().remove(h); }
+// NVIDIA's driver reports success for a handle that is no longer (or never was) an object.
+CUresult destroyTextureObject(CUtexObject h) {
+  textures().remove(h);
+  return CUDA_SUCCESS;
+}
+CUresult destroySurfaceObject(CUsurfObject h) {
+  surfaces().remove(h);
+  return CUDA_SUCCESS;
+}
 const TextureObject *findTexture(uint64_t h) { return textures().find(h); }
 const SurfaceObject *findSurface(uint64_t h) { return surfaces().find(h); }
 
@@ -440,7 +448,12 @@ void releaseImages(Context *ctx) {
   surfaces().removeIf([&](const SurfaceObject &s) { return s.ctx == ctx; });
   auto &r = arrays();
   std::lock_guard lk(r.mutex);
-  std::erase_if(r.arrays, [&](const auto &e) { return e.second->context() == ctx; });
+  std::erase_if(r.arrays, [&](const auto &e) {
+    if (e.second->context() != ctx)
+      return false;
+    r.orphans.insert(e.first);
+    return true;
+  });
   std::erase_if(r.mipmaps, [&](const auto &e) { return e.second->context() == ctx; });
 }
 

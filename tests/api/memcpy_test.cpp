@@ -112,8 +112,8 @@ TEST_F(Memcpy, Copy2DHostToPitchedDeviceAndBack) {
   bad.Height = hgt + 1;
   EXPECT_EQ(cuMemcpy2D(&bad), CUDA_ERROR_INVALID_VALUE);
   bad = c;
-  bad.dstMemoryType = CU_MEMORYTYPE_ARRAY; // and no array
-  EXPECT_EQ(cuMemcpy2D(&bad), CUDA_ERROR_INVALID_HANDLE);
+  bad.dstMemoryType = CU_MEMORYTYPE_ARRAY; // and no array: as NVIDIA's driver answers
+  EXPECT_EQ(cuMemcpy2D(&bad), CUDA_ERROR_INVALID_VALUE);
   bad = c;
   bad.dstMemoryType = static_cast<CUmemorytype>(9);
   EXPECT_EQ(cuMemcpy2D(&bad), CUDA_ERROR_INVALID_VALUE);

@@ -40,8 +40,7 @@ int main() {
   SHOW(cuArray3DGetDescriptor(&back3, a));
   std::printf("depth %zu\n", back3.Depth);
   SHOW(cuArrayDestroy(a));
-  SHOW(cuArrayDestroy(a));
-  SHOW(cuArrayGetDescriptor(&d, a));
+  CUarray stale = a;
   // 2-layer 5x3 ushort2: out-of-range linear and 3D copies.
   d3 = {};
   d3.Width = 5;
@@ -100,7 +99,6 @@ int main() {
   SHOW(cuMipmappedArrayGetLevel(&level, m, 1));
   SHOW(cuArrayDestroy(level));
   SHOW(cuMipmappedArrayDestroy(m));
-  SHOW(cuMipmappedArrayDestroy(m));
   // Texture and surface objects.
   d3 = {};
   d3.Width = 8;
@@ -143,13 +141,17 @@ int main() {
   std::printf("linear texture handle %llu\n", lt);
   SHOW(cuTexObjectDestroy(lt));
   SHOW(cuTexObjectDestroy(t));
-  SHOW(cuTexObjectGetTextureDesc(&tdBack, t));
-  SHOW(cuTexObjectDestroy(t));
   SHOW(cuSurfObjectDestroy(s));
   SHOW(cuMemFree(dev));
   SHOW(cuCtxDestroy(ctx));
   SHOW(cuCtxCreate(&other, nullptr, 0, 0));
+  // Stale handles last: NVIDIA's driver crashes on some (a second cuArrayDestroy segfaults).
+  SHOW(cuTexObjectGetTextureDesc(&tdBack, t));
+  SHOW(cuTexObjectDestroy(t));
+  SHOW(cuMipmappedArrayDestroy(m));
   SHOW(cuArrayDestroy(plain));
+  SHOW(cuArrayGetDescriptor(&d, stale));
+  SHOW(cuArrayDestroy(stale));
   SHOW(cuCtxDestroy(other));
   return 0;
 }
