@@ -175,12 +175,26 @@ llvm::Constant *initializer(ModuleState &ms, const ptx::VarDecl &v) {
     if (!target)
       throwInvalid(op.loc,
                    "unknown symbol '" + op.name + "' in the initializer of '" + v.name + "'");
-    if (es != 8)
+    const size_t at = k * es;
+    if (op.mask) {
+      // nvcc spreads an address over smaller elements, each the masked part of it:
+      // {0xFF(generic(x)), 0xFF00(generic(x)), ..., 0xFF00000000000000(generic(x))} for .b8.
+      const size_t parts8 = es < 8 ? 8 / es : 0;
+      const uint64_t low = es < 8 ? (uint64_t(1) << (8 * es)) - 1 : 0;
+      bool whole = parts8 && k + parts8 <= v.init.size();
+      for (size_t j = 0; whole && j < parts8; ++j) {
+        const auto &p = v.init[k + j];
+        whole = p.kind == ptx::Operand::Kind::Symbol && p.name == op.name && p.imm == op.imm &&
+                p.mask == low << (8 * es * j);
+      }
+      if (!whole)
+        throwUnsupported(op.loc, "a partial byte-masked address in the initializer of '" +
+                                     v.name + "'");
+      k += parts8 - 1;
+    } else if (es != 8) {
       throwUnsupported(op.loc, "an address in a " + std::to_string(es * 8) +
                                    "-bit initializer element of '" + v.name + "'");
-    if (op.mask)
-      throwUnsupported(op.loc, "a byte-masked address in the initializer of '" + v.name + "'");
-    const size_t at = k * es;
+    }
     if (at > done)
       parts.push_back(llvm::ConstantDataArray::get(
           ctx, llvm::ArrayRef<uint8_t>(bytes.data() + done, at - done)));

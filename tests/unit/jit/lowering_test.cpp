@@ -167,6 +167,39 @@ TEST(Lowering, UnsupportedTextureFormsNameFeatureAndLine) {
   }
 }
 
+// nvcc spreads an address over the bytes of a .b8 initializer (a struct holding a pointer):
+// {0xFF(generic(x)), 0xFF00(generic(x)), ...} is x's generic address at that byte.
+TEST(Lowering, ByteMaskedAddressesInInitializers) {
+  std::string ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                    ".global .align 4 .u32 x[2] = {7, 9};\n"
+                    ".global .align 8 .b8 s[24] = {3, 0, 0, 0, 0, 0, 0, 0, "
+                    "0xFF(generic(x)+4), 0xFF00(generic(x)+4), 0xFF0000(generic(x)+4), "
+                    "0xFF000000(generic(x)+4), 0xFF00000000(generic(x)+4), "
+                    "0xFF0000000000(generic(x)+4), 0xFF000000000000(generic(x)+4), "
+                    "0xFF00000000000000(generic(x)+4), 5, 0, 0, 0, 0, 0, 0, 0};\n"
+                    ".visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<4>;\n"
+                    "ld.param.u64 %rd1, [out];\nld.global.u64 %rd2, [s+8];\n"
+                    "ld.u32 %r1, [%rd2];\nld.global.u32 %r2, [s];\nld.global.u32 %r3, [s+16];\n"
+                    "st.global.u32 [%rd1], %r1;\nst.global.u32 [%rd1+4], %r2;\n"
+                    "st.global.u32 [%rd1+8], %r3;\nret;\n}\n";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  uint32_t out[3] = {0, 0, 0};
+  uint32_t *po = out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  EXPECT_EQ(out[0], 9u); // through the address: x[1]
+  EXPECT_EQ(out[1], 3u);
+  EXPECT_EQ(out[2], 5u);
+  // Half an address (a 32-bit pointer's worth) is reported, not guessed.
+  std::string half = ".version 9.0\n.target sm_75\n.address_size 64\n.global .u32 x;\n"
+                     ".global .align 1 .b8 s[2] = {0xFF(generic(x)), 0xFF00(generic(x))};\n";
+  std::string log;
+  auto p = cucpu::jit::Program::load(half, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_NE(log.find("partial byte-masked address"), std::string::npos) << log;
+}
+
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
   std::string log;
   auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
