@@ -1,6 +1,7 @@
 // Texture sampling (addressing, point/linear/mipmap filtering, cubemaps, gathers) and surface
 // loads, stores and reductions on the host layout of CUDA arrays and linear memory.
 #include "sampler.h"
+#include "srgb_table.h"
 
 #include <algorithm>
 #include <atomic>
@@ -113,6 +114,10 @@ void readElement(const ImageView &v, const Format &f, Kind kind, bool srgb, cons
       continue;
     }
     uint32_t raw = rawChannel(f, p, c);
+    if (kind == Kind::Norm && srgb && c < 3 && f.bytes == 1 && !f.isSigned) {
+      out[c] = kSrgbToLinear[raw & 0xff];
+      continue;
+    }
     if (kind == Kind::Norm) {
       const float scale = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
       float x = f.isSigned ? std::max(float(int32_t(raw)) / scale, -1.0f) : float(raw) / scale;
@@ -236,7 +241,8 @@ struct Sampler {
       uint32_t e[4];
       texel(L, at[0], at[1], at[2], slice, e);
       for (int c = 0; c < 4; ++c)
-        acc[c] += double(weight) * (kind == Kind::Norm ? normTexel(fromBits(e[c])) : fromBits(e[c]));
+        acc[c] += double(weight) * (kind == Kind::Norm && !(srgb && c < 3) ? normTexel(fromBits(e[c]))
+                                                                           : fromBits(e[c]));
     }
     for (int c = 0; c < 4; ++c)
       out[c] = bits(kind != Kind::Norm ? float(acc[c])
