@@ -149,15 +149,30 @@ int32_t addressAxis(int64_t i, uint32_t n, CUaddress_mode m, bool normalized) {
   }
 }
 
+// floor() without a libm call (x86-64's baseline has no rounding instruction): exact for every
+// float, since those of magnitude 2^23 and above are integers already.
+float floorOf(float x) {
+  if (!(std::fabs(x) < 8388608.0f)) // also NaN
+    return x;
+  const float t = float(int32_t(x));
+  return t > x ? t - 1.0f : t;
+}
+double floorOf(double x) {
+  if (!(std::fabs(x) < 4503599627370496.0))
+    return x;
+  const double t = double(int64_t(x));
+  return t > x ? t - 1.0 : t;
+}
+
 // floor() of a texel-space coordinate as an integer, NaN reading as 0.
 int64_t floorIndex(float u) {
   if (std::isnan(u))
     return 0;
-  return int64_t(std::clamp(std::floor(u), -1e12f, 1e12f));
+  return int64_t(std::clamp(floorOf(u), -1e12f, 1e12f));
 }
 
 // The hardware's filter weights have 8 fractional bits.
-float quantizeWeight(float a) { return std::floor(a * 256.0f + 0.5f) / 256.0f; }
+float quantizeWeight(float a) { return floorOf(a * 256.0f + 0.5f) / 256.0f; }
 
 struct Sampler {
   const TextureObject &t;
@@ -195,13 +210,19 @@ struct Sampler {
     }
     const uint8_t *p = L.data + (size_t(slice) + size_t(z)) * L.slicePitch + size_t(y) * L.pitch +
                        size_t(x) * v.elementBytes;
+    if (f.isFloat && f.bytes == 4) { // f32 channels are the result bits as they are
+      std::memcpy(out, p, v.elementBytes);
+      for (unsigned c = v.channels; c < 4; ++c)
+        out[c] = 0;
+      return;
+    }
     readElement(v, f, kind, srgb, p, out);
   }
 
   // A normalized texel in the filter's 16-bit fixed point.
   double normTexel(float x) const {
     const double m = f.isSigned ? 32767.0 : 65535.0;
-    return std::nearbyint(double(x) * m) / m;
+    return floorOf(double(x) * m + 0.5) / m; // x * m is never a tie: a texel is k / m
   }
 
   // Point or linear sample of one level: u holds texel-space coordinates of `dims` axes.
@@ -216,7 +237,7 @@ struct Sampler {
       if (linear) {
         const float ub = u[d] - 0.5f;
         const int64_t i0 = floorIndex(ub);
-        w[d] = std::isnan(ub) ? 0.0f : quantizeWeight(ub - std::floor(ub));
+        w[d] = std::isnan(ub) ? 0.0f : quantizeWeight(ub - floorOf(ub));
         idx[d][0] = addressAxis(i0 + off, size[d], modes[d], normalized);
         idx[d][1] = addressAxis(i0 + 1 + off, size[d], modes[d], normalized);
       } else {
@@ -240,11 +261,12 @@ struct Sampler {
         continue;
       uint32_t e[4];
       texel(L, at[0], at[1], at[2], slice, e);
-      for (int c = 0; c < 4; ++c)
-        acc[c] += double(weight) * (kind == Kind::Norm && !(srgb && c < 3) ? normTexel(fromBits(e[c]))
-                                                                           : fromBits(e[c]));
+      const unsigned fixedFrom = kind == Kind::Norm ? (srgb ? 3 : 0) : 4;
+      for (unsigned c = 0; c < v.channels; ++c) // absent channels stay 0
+        acc[c] += double(weight) *
+                  (c >= fixedFrom ? normTexel(fromBits(e[c])) : double(fromBits(e[c])));
     }
-    for (int c = 0; c < 4; ++c)
+    for (unsigned c = 0; c < 4; ++c)
       out[c] = bits(kind != Kind::Norm ? float(acc[c])
                     : srgb && c < 3    ? truncateToHalf(float(acc[c]))
                                        : quantizeNorm(acc[c]));
@@ -254,7 +276,7 @@ struct Sampler {
   // of 1/65535 (1/32767 for signed formats).
   float quantizeNorm(double x) const {
     const double m = f.isSigned ? 32767.0 : 65535.0;
-    return float(std::floor(x * m + 0.5) / m);
+    return float(floorOf(x * m + 0.5) / m);
   }
 };
 
@@ -290,7 +312,7 @@ unsigned cubeFace(float x, float y, float z, float *s, float *t) {
 float fixedNormalized(float x) {
   if (!std::isfinite(x) || std::fabs(x) > 1e6f)
     return x;
-  return std::floor(x * 65536.0f) / 65536.0f;
+  return floorOf(x * 65536.0f) / 65536.0f;
 }
 
 } // namespace
