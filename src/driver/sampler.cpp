@@ -306,9 +306,9 @@ unsigned cubeFace(float x, float y, float z, float *s, float *t) {
   return face;
 }
 
-// The texture unit turns a normalized coordinate into fixed point (rounding down) before it
-// scales it to texels (16 fraction bits fit every recorded GPU result): 1.3333334 on 6 texels
-// wraps to texel 1, not 2.
+// For point sampling the texture unit turns a normalized coordinate into fixed point (rounding
+// down; 16 fraction bits fit every recorded GPU result) before it scales it to texels:
+// 1.3333334 on 6 texels wraps to texel 1, not 2.
 float fixedNormalized(float x) {
   if (!std::isfinite(x) || std::fabs(x) > 1e6f)
     return x;
@@ -405,9 +405,14 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     auto sampleAt = [&](size_t level, uint32_t res[4]) {
       const ImageLevel &L = v.levels[level];
       const uint32_t size[3] = {L.width, L.height, L.depth};
+      // Point sampling sees the coordinate in fixed point; filtering and gathers do not.
+      const bool point =
+          !(r.flags & CUCPU_TEX_GATHER) && t.tex.filterMode != CU_TR_FILTER_MODE_LINEAR;
       float u[3];
       for (unsigned d = 0; d < dims; ++d)
-        u[d] = normalizedCoords ? fixedNormalized(coord[d]) * float(size[d]) : coord[d];
+        u[d] = !normalizedCoords ? coord[d]
+               : point           ? fixedNormalized(coord[d]) * float(size[d])
+                                 : coord[d] * float(size[d]);
       if (r.flags & CUCPU_TEX_GATHER) { // tld4: one channel of the four bilinear texels
         const int32_t x0 = addressAxis(floorIndex(u[0] - 0.5f), L.width, s.modes[0], s.normalized);
         const int32_t x1 =
