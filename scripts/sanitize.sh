@@ -28,7 +28,7 @@ if [ "$what" = tsan ] || [ "$what" = all ]; then
   # nvcc-built multithreaded programs (from the normal build) on the TSan library.
   tsan="$(gcc -print-file-name=libtsan.so)"
   for p in threads_shared_context_static_default streams_callbacks_shared_default \
-           reduction_events_shared_default; do
+           reduction_events_shared_default textures_shared_default; do
     [ -x "build/tests/runtime/$p" ] || continue
     out=$(TSAN_OPTIONS=halt_on_error=1 LD_PRELOAD="$tsan:$PWD/build-tsan/lib/libcuda.so.1" \
           "build/tests/runtime/$p" 2>&1)
