@@ -1,0 +1,69 @@
+// Warp-level operations: shfl.sync, vote.sync, match.sync, activemask and redux.sync, with full
+// masks, partial masks in branches, and a last warp cut short by exited threads (n % 32 != 0).
+// arch: compute_80
+#include "conf.cuh"
+
+// Each thread's value: scattered bits, some lanes sharing values (for match and uni).
+#define WV(i) (((i) * 2654435761u) >> 25)
+#define LANE (threadIdx.x & 31)
+#define WK(name, ...)                                                                          \
+  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
+    IDX;                                                                                       \
+    u32 v = WV(i), d = 0xdeadbeef;                                                             \
+    __VA_ARGS__;                                                                               \
+    D[i] = d;                                                                                  \
+  }
+
+WK(shfl_idx, d = __shfl_sync(0xffffffff, v, (LANE * 7 + 3) & 31)) //@ u32 threads=96
+WK(shfl_idx_width8, d = __shfl_sync(0xffffffff, v, LANE + 5, 8)) //@ u32 threads=96
+WK(shfl_up, d = __shfl_up_sync(0xffffffff, v, 3)) //@ u32 threads=96
+WK(shfl_up_width16, d = __shfl_up_sync(0xffffffff, v, 5, 16)) //@ u32 threads=96
+WK(shfl_down, d = __shfl_down_sync(0xffffffff, v, 7)) //@ u32 threads=96
+WK(shfl_down_width4, d = __shfl_down_sync(0xffffffff, v, 1, 4)) //@ u32 threads=96
+WK(shfl_xor, d = __shfl_xor_sync(0xffffffff, v, 9)) //@ u32 threads=96
+WK(shfl_xor_width2, d = __shfl_xor_sync(0xffffffff, v, 1, 2)) //@ u32 threads=96
+// Lanes 0-15 only, exchanging among themselves.
+WK(shfl_half_mask, if (LANE < 16) d = __shfl_sync(0x0000ffff, v, (LANE + 3) & 15)) //@ u32 threads=96
+// The predicate output: whether the source lane was in range.
+WK(shfl_up_pred, {
+  u32 r;
+  asm("{ .reg .pred p; shfl.sync.up.b32 %0|p, %1, 6, 0, 0xffffffff; selp.u32 %0, %0, 77, p; }"
+      : "=r"(r)
+      : "r"(v));
+  d = r;
+}) //@ shfl_up_pred u32 threads=96
+WK(shfl_bfly_clamp, {
+  u32 r;
+  asm("shfl.sync.bfly.b32 %0, %1, 3, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v));
+  d = r;
+}) //@ shfl_bfly_clamp u32 threads=96
+// The last warp has 20 live threads (n = 84): shuffles among the live lanes.
+WK(shfl_tail, d = __shfl_sync(__activemask(), v, (LANE + 1) % 20)) //@ u32 threads=84 block=96
+WK(vote_all, d = __all_sync(0xffffffff, v > 10)) //@ u32 threads=96
+WK(vote_any, d = __any_sync(0xffffffff, v == 113)) //@ u32 threads=96
+WK(vote_uni, d = __uni_sync(0xffffffff, v & 0)) //@ u32 threads=96
+WK(vote_ballot, d = __ballot_sync(0xffffffff, v & 1)) //@ u32 threads=96
+WK(vote_ballot_odd_lanes, if (LANE & 1) d = __ballot_sync(0xaaaaaaaa, v > 60)) //@ u32 threads=96
+WK(vote_ballot_tail, d = __ballot_sync(__activemask(), v & 2)) //@ u32 threads=84 block=96
+WK(activemask_full, d = __activemask()) //@ u32 threads=96
+WK(activemask_tail, d = __activemask()) //@ u32 threads=84 block=96
+WK(match_any, d = __match_any_sync(0xffffffff, v & 3)) //@ u32 threads=96
+WK(match_any_u64, d = __match_any_sync(0xffffffff, (unsigned long long)(v % 5) << 33)) //@ u32 threads=96
+WK(match_all, {
+  int pred;
+  u32 m = __match_all_sync(0xffffffff, LANE < 40 ? 7u : v, &pred);
+  d = m ^ (pred << 31);
+}) //@ match_all u32 threads=96
+WK(match_all_differ, {
+  int pred;
+  u32 m = __match_all_sync(0xffffffff, v, &pred);
+  d = m + pred;
+}) //@ match_all_differ u32 threads=96
+WK(redux_add, d = __reduce_add_sync(0xffffffff, v)) //@ u32 threads=96
+WK(redux_min, d = __reduce_min_sync(0xffffffff, v)) //@ u32 threads=96
+WK(redux_max_s32, d = u32(__reduce_max_sync(0xffffffff, int(v) - 64))) //@ u32 threads=96
+WK(redux_and, d = __reduce_and_sync(0xffffffff, v | 0x100)) //@ u32 threads=96
+WK(redux_or, d = __reduce_or_sync(0xffffffff, v)) //@ u32 threads=96
+WK(redux_xor, d = __reduce_xor_sync(0xffffffff, v)) //@ u32 threads=96
+WK(redux_add_tail, d = __reduce_add_sync(__activemask(), v)) //@ u32 threads=84 block=96
+WK(redux_half_mask, if (LANE >= 16) d = __reduce_max_sync(0xffff0000, v)) //@ u32 threads=96
