@@ -25,7 +25,7 @@ out = ["# PTX coverage", "",
        "Families without an entry there are listed as \"not tracked\" (nothing claimed either way; "
        "warp-level, control-flow, directive and runtime families are covered by their own tests).",
        "",
-       "Conformance cases (`tests/conformance`, outputs recorded on an NVIDIA H200): " +
+       "Conformance cases (`tests/conformance`, outputs recorded on NVIDIA H200 and H100 GPUs, see expected/GPU.txt): " +
        ", ".join(f"{k} {v}" for k, v in cases.items()) + f"; {sum(cases.values())} in all. "
        "Cases cucpu does not pass yet are listed with reasons in "
        "`tests/conformance/known_failures.txt`.", ""]
