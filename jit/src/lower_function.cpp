@@ -353,6 +353,14 @@ void KernelLowering::collectRegisters() {
               flat_.push_back(build::branch(copy.loc, endLabel, copy.guard));
               continue;
             }
+            const bool arrive =
+                (copy.opcode == "bar" || copy.opcode == "barrier") && copy.hasMod("arrive");
+            if (copy.guard && (arrive || isBarrier(copy) || isWarpSync(copy))) {
+              // `@p bar.sync 0` / `@p shfl.sync ...`: a synchronisation point inside a branch,
+              // which the block formation handles like any other.
+              unlessGuard(copy, [&](const ptx::Instruction &c) { flat_.push_back(c); });
+              continue;
+            }
             flat_.push_back(std::move(copy));
             continue;
           }
@@ -405,9 +413,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
     if (!in)
       continue; // .loc, .pragma, .file
     const bool warp = isWarpSync(*in);
-    if (warp || isBarrier(*in)) {
-      if (in->guard)
-        throwUnsupported(in->loc, "predicated synchronisation instruction");
+    if (warp || isBarrier(*in)) { // unguarded: collectRegisters put guarded ones in branches
       startBlock();
       blocks_.back().instrs.push_back(*in);
       blocks_.back().flatIndex.push_back(in == &implicitBarrier ? SIZE_MAX : fi);
@@ -1455,8 +1461,6 @@ void KernelLowering::emitBlockBody(int blk) {
   for (size_t i = 0; i < n; ++i) {
     const auto &in = pb.instrs[i];
     if ((in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("arrive")) {
-      if (in.guard)
-        throwUnsupported(in.loc, "predicated bar.arrive");
       uint32_t id = 0, count = 0;
       countedBarrier(in, id, count);
       countArrival(id);

@@ -200,6 +200,39 @@ TEST(Lowering, ByteMaskedAddressesInInitializers) {
   EXPECT_NE(log.find("partial byte-masked address"), std::string::npos) << log;
 }
 
+// Guarded synchronisation: `@p bar.sync` with p the same in the whole block, and `@p shfl.sync`
+// where only the lanes with p exchange (their mask). Expected values from exact host rules.
+TEST(Lowering, GuardedBarrierAndShuffle) {
+  std::string ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 out, .param .u32 flag)\n{\n"
+                    ".reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n"
+                    ".shared .align 4 .b32 sh[64];\n"
+                    "mov.u32 %r1, %tid.x;\nld.param.u32 %r2, [flag];\n"
+                    "setp.ne.u32 %p1, %r2, 0;\n"
+                    "shl.b32 %r3, %r1, 2;\nmov.u32 %r4, sh;\nadd.u32 %r4, %r4, %r3;\n"
+                    "mul.lo.u32 %r5, %r1, 5;\nst.shared.u32 [%r4], %r5;\n"
+                    "@%p1 bar.sync 0;\n"
+                    "xor.b32 %r6, %r1, 63;\nshl.b32 %r6, %r6, 2;\nmov.u32 %r7, sh;\n"
+                    "add.u32 %r7, %r7, %r6;\nld.shared.u32 %r8, [%r7];\n"
+                    "and.b32 %r6, %r1, 31;\nsetp.lt.u32 %p2, %r6, 16;\n"
+                    "@%p2 shfl.sync.idx.b32 %r8, %r8, 0, 15, 0x0000ffff;\n"
+                    "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\n"
+                    "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;\nret;\n}\n";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  std::vector<uint32_t> out(64, 0);
+  uint32_t *po = out.data();
+  uint32_t flag = 1;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po, &flag});
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint32_t lane = t % 32, warpBase = t - lane;
+    // Lanes 0-15 of a warp take lane 0's value (within segments of 16); the others keep theirs.
+    const uint32_t src = lane < 16 ? warpBase : t;
+    EXPECT_EQ(out[t], (src ^ 63) * 5) << t;
+  }
+}
+
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
   std::string log;
   auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
