@@ -1,6 +1,8 @@
 // Layouts decided before lowering: kernel parameters, module variables, shared memory windows.
 #include "lowering.h"
 
+#include "cucpu/support/log.h"
+
 #include "kernel_abi.h"
 
 #include <algorithm>
@@ -259,10 +261,14 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
         bool defined = std::any_of(ms.ast.globals.begin(), ms.ast.globals.end(), [&](auto &o) {
           return o.name == v.name && o.linkage != ptx::Linkage::Extern;
         });
-        if (!defined)
-          throwUnsupported(v.loc, "external variable '" + v.name +
-                                      "' (defined in no input: link the PTX that defines it)");
-        break;
+        if (defined)
+          break;
+        // Defined by no input: NVIDIA's compiler ignores the extern qualifier and defines it
+        // (zero), with a warning; so does cucpu.
+        log::warn(log::Component::Jit,
+                  "{}:{}: unresolved extern variable '{}': defined here, zero-initialised",
+                  v.loc.line, v.loc.col, v.name);
+        ms.unresolvedExterns.push_back(v.name);
       }
       // Zero for now: initializers may name variables defined further down (set below).
       auto *zero = llvm::ConstantAggregateZero::get(

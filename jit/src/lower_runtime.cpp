@@ -116,7 +116,9 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
     b.CreateCall(fnTy, service(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
     return true;
   }
-  throwUnsupported(in.loc, "call to device function '" + callee + "'");
+  // An extern function no input defines (NVIDIA's driver: CUDA_ERROR_INVALID_PTX, "Unresolved
+  // extern function").
+  throwInvalid(in.loc, "unresolved extern function '" + callee + "'");
 }
 
 } // namespace cucpu::jit

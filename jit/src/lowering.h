@@ -49,6 +49,7 @@ struct ModuleState {
   std::unordered_map<std::string, llvm::GlobalVariable *> globals; // .global and .const
   std::unordered_map<std::string, uint32_t> sharedOffsets;         // module-scope static .shared
   std::unordered_map<std::string, bool> dynamicShared;             // module-scope extern .shared
+  std::vector<std::string> unresolvedExterns; // extern .global/.const no input defines (defined)
   uint32_t moduleSharedBytes = 0;   // end of module-scope static shared variables
   uint32_t dynamicSharedOffset = 0; // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;

@@ -69,6 +69,7 @@ struct Program::Impl {
   // .global/.const variables: PTX name -> (LLVM symbol, bytes).
   std::unordered_map<std::string, std::pair<std::string, size_t>> globals;
   std::unordered_set<std::string> managed; // .attribute(.managed) variables
+  std::vector<std::string> unresolvedExterns;
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -138,6 +139,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     for (const auto &v : parsed.module.globals)
       if (v.managed)
         impl->managed.insert(v.name);
+    impl->unresolvedExterns = ms.unresolvedExterns;
     for (const auto &fn : parsed.module.functions) {
       if (!fn.isEntry || !fn.hasBody)
         continue;
@@ -312,6 +314,10 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_
 
 bool Program::isManaged(std::string_view name) const {
   return impl_->managed.count(std::string(name)) != 0;
+}
+
+const std::vector<std::string> &Program::unresolvedExterns() const {
+  return impl_->unresolvedExterns;
 }
 
 Expected<std::pair<void *, size_t>> Program::global(std::string_view name) {

@@ -94,6 +94,9 @@ CUresult Linker::complete(void **image, size_t *size) {
   auto program = jit::Program::load(ptx, log);
   if (!program.hasValue())
     return fail(static_cast<CUresult>(program.error().code()), log);
+  if (!(*program)->unresolvedExterns().empty()) // a link must define every extern it uses
+    return fail(CUDA_ERROR_INVALID_PTX,
+                "undefined reference to '" + (*program)->unresolvedExterns().front() + "'");
   image_.assign(kLinkedImageMagic, kLinkedImageMagic + sizeof kLinkedImageMagic);
   image_.insert(image_.end(), ptx.begin(), ptx.end());
   image_.push_back('\0');

@@ -233,6 +233,33 @@ TEST(Lowering, GuardedBarrierAndShuffle) {
   }
 }
 
+// Externs no input defines, answered as NVIDIA's driver does (probed on an H100): a call to an
+// unresolved function is CUDA_ERROR_INVALID_PTX; an unresolved variable is defined, zero.
+TEST(Lowering, UnresolvedExterns) {
+  const std::string head = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  std::string log;
+  auto p = cucpu::jit::Program::load(
+      head + ".extern .func (.param .b32 r) ext(.param .b32 x);\n"
+             ".visible .entry k()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 5;\n{\n.param .b32 a;\n"
+             "st.param.b32 [a], %r1;\n.param .b32 b;\ncall (b), ext, (a);\n"
+             "ld.param.b32 %r2, [b];\n}\nret;\n}\n",
+      log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 218) << log; // CUDA_ERROR_INVALID_PTX
+  EXPECT_NE(log.find("13:1: unresolved extern function 'ext'"), std::string::npos) << log;
+  auto prog = load(head + ".extern .global .align 4 .u32 gv;\n"
+                          ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>;\n"
+                          ".reg .b64 %rd<2>;\nld.param.u64 %rd1, [out];\nld.global.u32 %r1, [gv];\n"
+                          "add.u32 %r1, %r1, 7;\nst.global.u32 [gv], %r1;\nld.global.u32 %r2, [gv];\n"
+                          "st.global.u32 [%rd1], %r2;\nret;\n}\n");
+  ASSERT_TRUE(prog);
+  uint32_t out = 0;
+  uint32_t *po = &out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  EXPECT_EQ(out, 7u);
+}
+
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
   std::string log;
   auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
