@@ -127,6 +127,24 @@ void KernelLowering::collectRegisters() {
             rename(op.name);
             if (!op.name2.empty())
               rename(op.name2);
+            // A vector register is its components: %v.y names one, %v all of them.
+            if (auto vec = vectorRegs_.find(op.name); vec != vectorRegs_.end()) {
+              if (op.component >= 0) {
+                op.name += std::string(".") + "xyzw"[op.component & 3];
+                op.component = -1;
+              } else {
+                ptx::Operand whole = op;
+                whole.kind = ptx::Operand::Kind::Vector;
+                whole.elems.clear();
+                for (unsigned c = 0; c < vec->second; ++c) {
+                  ptx::Operand e = op;
+                  e.name += std::string(".") + "xyzw"[c];
+                  whole.elems.push_back(std::move(e));
+                }
+                whole.name.clear();
+                op = std::move(whole);
+              }
+            }
           } else if (op.kind == ptx::Operand::Kind::Address ||
                      op.kind == ptx::Operand::Kind::Symbol) {
             rename(op.name); // registers, labels, variables declared in a scope (call parameters)
@@ -285,16 +303,27 @@ void KernelLowering::collectRegisters() {
           }
           if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
             switch (v->space) {
-            case ptx::Space::Reg:
-              if (v->vecWidth != 1)
-                throwUnsupported(v->loc, "vector register declarations");
+            case ptx::Space::Reg: {
+              // `.reg .v4 .f32 %v;` declares %v.x, %v.y, %v.z and %v.w.
+              auto add = [&](const std::string &flat) {
+                if (v->vecWidth == 1) {
+                  addReg(flat, v->type, v->loc);
+                  return;
+                }
+                if (v->vecWidth > 4)
+                  throwInvalid(v->loc, "vector register '" + v->name + "' wider than 4");
+                vectorRegs_[flat] = v->vecWidth;
+                for (unsigned c = 0; c < v->vecWidth; ++c)
+                  addReg(flat + "." + "xyzw"[c], v->type, v->loc);
+              };
               if (v->rangeCount >= 0) {
                 for (int i = 0; i < v->rangeCount; ++i)
-                  addReg(declare(v->name + std::to_string(i)), v->type, v->loc);
+                  add(declare(v->name + std::to_string(i)));
               } else {
-                addReg(declare(v->name), v->type, v->loc);
+                add(declare(v->name));
               }
               break;
+            }
             case ptx::Space::Local:
             case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
               uint32_t a = varAlign(*v);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -258,6 +259,34 @@ TEST(Lowering, UnresolvedExterns) {
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   runGrid(*prog, "k", grid, block, {&po});
   EXPECT_EQ(out, 7u);
+}
+
+// Vector registers: `.reg .v4 .f32 %v;` is %v.x..%v.w, read and written by component or whole
+// (vector loads and stores).
+TEST(Lowering, VectorRegisters) {
+  std::string ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+                    ".reg .v4 .f32 %v;\n.reg .v2 .u32 %w<2>;\n.reg .b64 %rd<3>;\n"
+                    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+                    "ld.global.v4.f32 %v, [%rd1];\nadd.f32 %v.y, %v.x, %v.w;\n"
+                    "st.global.v4.f32 [%rd2], %v;\nmov.u32 %w1.x, 5;\nmov.u32 %w1.y, %tid.x;\n"
+                    "add.u32 %w1.y, %w1.y, %w1.x;\nst.global.v2.u32 [%rd2+16], %w1;\nret;\n}\n";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  alignas(16) float in[4] = {1.5f, 2.0f, 3.0f, 4.25f};
+  alignas(16) uint32_t out[6] = {};
+  const float *pi = in;
+  uint32_t *po = out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&pi, &po});
+  float got[4];
+  std::memcpy(got, out, sizeof got);
+  EXPECT_EQ(got[0], 1.5f);
+  EXPECT_EQ(got[1], 5.75f); // x + w
+  EXPECT_EQ(got[2], 3.0f);
+  EXPECT_EQ(got[3], 4.25f);
+  EXPECT_EQ(out[4], 5u);
+  EXPECT_EQ(out[5], 5u); // tid.x (0) + 5
 }
 
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
