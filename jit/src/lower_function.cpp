@@ -189,21 +189,42 @@ void KernelLowering::collectRegisters() {
                              "recursive or too deeply nested call to '" + callee->name + "'");
           const bool recursive = selfRecursive(*callee);
           Scopes inner(1);
-          auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual) {
+          std::string innerSuffix = "$" + std::to_string(++inlineCounter);
+          // Register parameters and results (`.func (.reg .b32 r) f(.reg .b32 a)`) are registers
+          // of the inlined body, copied from the arguments before it and to the call's result
+          // registers after it.
+          std::vector<ptx::Instruction> copyIn, copyOut;
+          auto bind = [&](const std::vector<ptx::Param> &formal, const ptx::Operand *actual,
+                          bool in) {
             size_t n = actual ? actual->elems.size() : 0;
             if (formal.size() != n)
               throwInvalid(copy.loc, "call to '" + callee->name + "' with " + std::to_string(n) +
                                          " values where it declares " +
                                          std::to_string(formal.size()));
             for (size_t k = 0; k < n; ++k) {
-              if (formal[k].decl.space != ptx::Space::Param)
+              const ptx::VarDecl &d = formal[k].decl;
+              if (d.space == ptx::Space::Param) {
+                inner[0][d.name] = actual->elems[k].name;
+                continue;
+              }
+              if (recursive || d.vecWidth != 1)
                 throwUnsupported(copy.loc, "register parameters of '" + callee->name + "'");
-              inner[0][formal[k].decl.name] = actual->elems[k].name;
+              const std::string flat = d.name + innerSuffix;
+              addReg(flat, d.type, d.loc);
+              inner[0][d.name] = flat;
+              ptx::Operand mine = build::reg(flat, copy.loc);
+              if (in)
+                copyIn.push_back(
+                    build::instruction(copy.loc, "mov", {}, {d.type}, {mine, actual->elems[k]}));
+              else
+                copyOut.push_back(
+                    build::instruction(copy.loc, "mov", {}, {d.type}, {actual->elems[k], mine}));
             }
           };
-          bind(callee->params, args);
-          bind(callee->returns, rets);
-          std::string innerSuffix = "$" + std::to_string(++inlineCounter);
+          bind(callee->params, args, true);
+          bind(callee->returns, rets, false);
+          for (auto &c : copyIn)
+            flat_.push_back(std::move(c));
           for (const auto &cst : callee->body)
             if (auto *l = std::get_if<ptx::Label>(&cst))
               inner[0][l->name] = l->name + innerSuffix;
@@ -214,6 +235,8 @@ void KernelLowering::collectRegisters() {
             endRecursion(localOff, "$inline.end" + innerSuffix, copy.loc);
           else
             flat_.push_back(ptx::Label{copy.loc, "$inline.end" + innerSuffix});
+          for (auto &c : copyOut)
+            flat_.push_back(std::move(c));
         };
         // A guarded call (`@%p call ...`) is the call behind a branch around it.
         auto unlessGuard = [&](ptx::Instruction call,

@@ -289,6 +289,24 @@ TEST(Lowering, VectorRegisters) {
   EXPECT_EQ(out[5], 5u); // tid.x (0) + 5
 }
 
+// Register parameters of device functions are passed by value: the callee changing one does
+// not change the caller's register.
+TEST(Lowering, RegisterParameters) {
+  std::string ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                    ".func (.reg .b32 r) twice(.reg .b32 a)\n{\nadd.u32 a, a, 1;\n"
+                    "shl.b32 r, a, 1;\nret;\n}\n"
+                    ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, 20;\ncall (%r2), twice, (%r1);\n"
+                    "add.u32 %r3, %r2, %r1;\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  uint32_t out = 0;
+  uint32_t *po = &out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  EXPECT_EQ(out, 62u); // (20 + 1) * 2 + 20
+}
+
 TEST(Lowering, MalformedPtxIsInvalidPtx) {
   std::string log;
   auto p = cucpu::jit::Program::load(".version 9.0\n.target sm_75\n.entry k( {", log);
