@@ -550,6 +550,29 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
   return false;
 }
 
+std::optional<int64_t> KernelLowering::constantRegister(const std::string &name) const {
+  using K = ptx::Operand::Kind;
+  std::optional<int64_t> value;
+  int defs = 0;
+  for (const auto &st : flat_) {
+    const auto *in = std::get_if<ptx::Instruction>(&st);
+    if (!in || in->operands.empty() || hasNoDest(in->opcode))
+      continue;
+    const ptx::Operand &d = in->operands[0];
+    bool defines = d.name2 == name || (d.kind == K::Reg && d.name == name);
+    for (const auto &e : d.elems)
+      defines = defines || (d.kind == K::Vector && e.name == name);
+    if (!defines)
+      continue;
+    ++defs;
+    const bool movImm = in->opcode == "mov" && !in->guard && d.kind == K::Reg &&
+                        d.name2.empty() && in->operands.size() == 2 &&
+                        in->operands[1].kind == K::Imm;
+    value = movImm ? std::optional<int64_t>(in->operands[1].imm) : std::nullopt;
+  }
+  return defs == 1 ? value : std::nullopt;
+}
+
 // Warp-level synchronisation: the lanes of a warp exchange values or wait for each other.
 bool KernelLowering::isWarpSync(const ptx::Instruction &in) const {
   const std::string &op = in.opcode;

@@ -9,6 +9,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <optional>
 #include <map>
 #include <set>
 #include <string>
@@ -205,6 +206,9 @@ private:
   bool readsKernelParameter(const ptx::Instruction &in) const;
   // named_barriers.cpp: bar.sync/bar.arrive with a thread count (producer/consumer barriers).
   void countedBarrier(const ptx::Instruction &in, uint32_t &id, uint32_t &count) const;
+  // The value of a register whose only definition is an unguarded `mov` of an immediate (inline
+  // assembly passes named-barrier ids and counts through "r" operands), else nullopt.
+  std::optional<int64_t> constantRegister(const std::string &name) const;
   void countArrival(uint32_t id);
   llvm::Value *pickWithNamedBarriers(llvm::Value *smallest, llvm::Value *&together);
   static constexpr uint32_t kNamedBarriers = 16;

@@ -17,15 +17,23 @@ void KernelLowering::countedBarrier(const ptx::Instruction &in, uint32_t &id,
   const auto &o = in.operands;
   if (o.size() != 2)
     throwInvalid(in.loc, "bar.arrive needs a barrier and a thread count");
-  if (o[0].kind != ptx::Operand::Kind::Imm || o[1].kind != ptx::Operand::Kind::Imm)
-    throwUnsupported(in.loc, "named barrier with a register barrier id or thread count");
-  if (o[0].imm < 0 || o[0].imm >= int64_t(kNamedBarriers))
-    throwInvalid(in.loc, "barrier id " + std::to_string(o[0].imm) + " outside 0..15");
-  if (o[1].imm <= 0 || o[1].imm % 32 != 0)
-    throwInvalid(in.loc, "barrier thread count " + std::to_string(o[1].imm) +
+  // An immediate, or a register holding one (the only thing ever moved into it).
+  auto constant = [&](const ptx::Operand &op) -> int64_t {
+    if (op.kind == ptx::Operand::Kind::Imm)
+      return op.imm;
+    if (op.kind == ptx::Operand::Kind::Reg)
+      if (auto v = constantRegister(op.name))
+        return *v;
+    throwUnsupported(in.loc, "named barrier with a barrier id or thread count computed at run time");
+  };
+  const int64_t barrier = constant(o[0]), threads = constant(o[1]);
+  if (barrier < 0 || barrier >= int64_t(kNamedBarriers))
+    throwInvalid(in.loc, "barrier id " + std::to_string(barrier) + " outside 0..15");
+  if (threads <= 0 || threads % 32 != 0)
+    throwInvalid(in.loc, "barrier thread count " + std::to_string(threads) +
                              " is not a positive multiple of 32");
-  id = static_cast<uint32_t>(o[0].imm);
-  count = static_cast<uint32_t>(o[1].imm);
+  id = static_cast<uint32_t>(barrier);
+  count = static_cast<uint32_t>(threads);
 }
 
 void KernelLowering::countArrival(uint32_t id) {

@@ -6,10 +6,9 @@
 
 namespace {
 
-TEST(NamedBarriers, ProducerConsumerPipelineBetweenWarps) {
+void runPipeline(const std::string &ptx) {
   std::string log;
-  auto loaded =
-      cucpu::jit::Program::load(readSource("tests/unit/jit/named_barrier_kernels.ptx"), log);
+  auto loaded = cucpu::jit::Program::load(ptx, log);
   if (!loaded.hasValue()) { // the warp scheduler (CUCPU_SCHEDULE=warp) has no named barriers
     EXPECT_NE(log.find("named barriers"), std::string::npos) << log;
     GTEST_SKIP() << log;
@@ -38,6 +37,30 @@ TEST(NamedBarriers, ProducerConsumerPipelineBetweenWarps) {
       }
     }
   }
+}
+
+TEST(NamedBarriers, ProducerConsumerPipelineBetweenWarps) {
+  runPipeline(readSource("tests/unit/jit/named_barrier_kernels.ptx"));
+}
+
+// The same with the barrier ids and thread counts in registers, as inline assembly with "r"
+// operands passes them (CUTLASS's named barriers): each register is only ever set to a constant.
+TEST(NamedBarriers, IdsAndCountsInRegisters) {
+  std::string ptx = readSource("tests/unit/jit/named_barrier_kernels.ptx");
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t at = ptx.find(from); at != std::string::npos; at = ptx.find(from, at + to.size()))
+      ptx.replace(at, from.size(), to);
+  };
+  for (const char *op : {"bar.sync", "bar.arrive"})
+    for (int id : {1, 2})
+      replaceAll(std::string(op) + " " + std::to_string(id) + ", 64;",
+                 std::string(op) + " %nb" + std::to_string(id) + ", %nb64;");
+  const size_t body = ptx.find('{', ptx.find(".entry pipeline"));
+  ASSERT_NE(body, std::string::npos);
+  ptx.insert(body + 1, "\n.reg .b32 %nb<65>;\nmov.u32 %nb1, 1;\nmov.u32 %nb2, 2;\n"
+                       "mov.u32 %nb64, 64;\n");
+  ASSERT_EQ(ptx.find("bar.sync 1, 64"), std::string::npos);
+  runPipeline(ptx);
 }
 
 } // namespace
