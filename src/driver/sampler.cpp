@@ -315,9 +315,76 @@ float fixedNormalized(float x) {
   return floorOf(x * 65536.0f) / 65536.0f;
 }
 
+// The common case in one pass, with the same arithmetic as the general path: one level of f32
+// channels, 2D, f32 coordinates, no gather or offsets. False when the request is not that.
+bool sampleFloat2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
+  const ImageView &v = t.image;
+  if (v.levels.size() != 1 || v.format != CU_AD_FORMAT_FLOAT || v.linear || v.arrayFlags ||
+      r.geometry != CUCPU_GEOM_2D || (r.flags & ~uint32_t(CUCPU_TEX_LEVEL)) != 0)
+    return false;
+  const ImageLevel &L = v.levels[0];
+  const bool normalized = t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES;
+  const bool linear = t.tex.filterMode == CU_TR_FILTER_MODE_LINEAR;
+  const CUaddress_mode mx = t.tex.addressMode[0], my = t.tex.addressMode[1];
+  const float x = fromBits(r.coord[0]), y = fromBits(r.coord[1]);
+  const unsigned channels = v.channels;
+  auto border = [&] {
+    for (unsigned c = 0; c < 4; ++c)
+      out[c] = c < channels ? bits(t.tex.borderColor[c]) : 0;
+  };
+  auto at = [&](int32_t ix, int32_t iy) {
+    return reinterpret_cast<const float *>(L.data + size_t(iy) * L.pitch + size_t(ix) * 4 * channels);
+  };
+  if (!linear) {
+    const float u = normalized ? fixedNormalized(x) * float(L.width) : x;
+    const float w = normalized ? fixedNormalized(y) * float(L.height) : y;
+    const int32_t ix = addressAxis(floorIndex(u), L.width, mx, normalized);
+    const int32_t iy = addressAxis(floorIndex(w), L.height, my, normalized);
+    if (ix < 0 || iy < 0) {
+      border();
+      return true;
+    }
+    std::memcpy(out, at(ix, iy), 4 * channels);
+    for (unsigned c = channels; c < 4; ++c)
+      out[c] = 0;
+    return true;
+  }
+  const float ub = (normalized ? x * float(L.width) : x) - 0.5f;
+  const float vb = (normalized ? y * float(L.height) : y) - 0.5f;
+  const int64_t x0 = floorIndex(ub), y0 = floorIndex(vb);
+  const float wx = std::isnan(ub) ? 0.0f : quantizeWeight(ub - floorOf(ub));
+  const float wy = std::isnan(vb) ? 0.0f : quantizeWeight(vb - floorOf(vb));
+  const int32_t xs[2] = {addressAxis(x0, L.width, mx, normalized),
+                         addressAxis(x0 + 1, L.width, mx, normalized)};
+  const int32_t ys[2] = {addressAxis(y0, L.height, my, normalized),
+                         addressAxis(y0 + 1, L.height, my, normalized)};
+  double acc[4] = {0, 0, 0, 0};
+  for (unsigned corner = 0; corner < 4; ++corner) {
+    const bool hx = corner & 1, hy = corner >> 1;
+    float weight = hx ? wx : 1.0f - wx;
+    weight *= hy ? wy : 1.0f - wy;
+    if (weight == 0.0f)
+      continue;
+    uint32_t e[4];
+    if (xs[hx] < 0 || ys[hy] < 0) {
+      for (unsigned c = 0; c < 4; ++c)
+        e[c] = c < channels ? bits(t.tex.borderColor[c]) : 0;
+    } else {
+      std::memcpy(e, at(xs[hx], ys[hy]), 4 * channels);
+    }
+    for (unsigned c = 0; c < channels; ++c)
+      acc[c] += double(weight) * double(fromBits(e[c]));
+  }
+  for (unsigned c = 0; c < 4; ++c)
+    out[c] = bits(float(acc[c]));
+  return true;
+}
+
 } // namespace
 
 void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
+  if (sampleFloat2D(t, r, out))
+    return;
   const ImageView &v = t.image;
   Sampler s{t,
             v,
