@@ -315,12 +315,15 @@ float fixedNormalized(float x) {
   return floorOf(x * 65536.0f) / 65536.0f;
 }
 
-// The common case in one pass, with the same arithmetic as the general path: one level of f32
-// channels, 2D, f32 coordinates, no gather or offsets. False when the request is not that.
-bool sampleFloat2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
+// The common cases in one pass, with the same arithmetic as the general path: one level of f32
+// channels or of u8 channels read as normalized floats (not sRGB), 2D, f32 coordinates, no
+// gather or offsets. False when the request is not that.
+bool sampleSimple2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
   const ImageView &v = t.image;
-  if (v.levels.size() != 1 || v.format != CU_AD_FORMAT_FLOAT || v.linear || v.arrayFlags ||
-      r.geometry != CUCPU_GEOM_2D || (r.flags & ~uint32_t(CUCPU_TEX_LEVEL)) != 0)
+  const bool unorm8 = v.format == CU_AD_FORMAT_UNSIGNED_INT8 &&
+                      !(t.tex.flags & (CU_TRSF_READ_AS_INTEGER | CU_TRSF_SRGB));
+  if (v.levels.size() != 1 || (v.format != CU_AD_FORMAT_FLOAT && !unorm8) || v.linear ||
+      v.arrayFlags || r.geometry != CUCPU_GEOM_2D || (r.flags & ~uint32_t(CUCPU_TEX_LEVEL)) != 0)
     return false;
   const ImageLevel &L = v.levels[0];
   const bool normalized = t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES;
@@ -328,25 +331,27 @@ bool sampleFloat2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
   const CUaddress_mode mx = t.tex.addressMode[0], my = t.tex.addressMode[1];
   const float x = fromBits(r.coord[0]), y = fromBits(r.coord[1]);
   const unsigned channels = v.channels;
-  auto border = [&] {
-    for (unsigned c = 0; c < 4; ++c)
-      out[c] = c < channels ? bits(t.tex.borderColor[c]) : 0;
-  };
-  auto at = [&](int32_t ix, int32_t iy) {
-    return reinterpret_cast<const float *>(L.data + size_t(iy) * L.pitch + size_t(ix) * 4 * channels);
+  // Channel c of the texel at (ix, iy), a -1 index reading the border colour (stored as a u8
+  // first for u8 textures).
+  auto channel = [&](int32_t ix, int32_t iy, unsigned c) -> float {
+    if (ix < 0 || iy < 0) {
+      const float b = t.tex.borderColor[c];
+      return unorm8 ? std::nearbyint(std::clamp(b, 0.0f, 1.0f) * 255.0f) / 255.0f : b;
+    }
+    const uint8_t *p = L.data + size_t(iy) * L.pitch + size_t(ix) * v.elementBytes;
+    if (unorm8)
+      return float(p[c]) / 255.0f;
+    float f;
+    std::memcpy(&f, p + 4 * c, 4);
+    return f;
   };
   if (!linear) {
     const float u = normalized ? fixedNormalized(x) * float(L.width) : x;
     const float w = normalized ? fixedNormalized(y) * float(L.height) : y;
     const int32_t ix = addressAxis(floorIndex(u), L.width, mx, normalized);
     const int32_t iy = addressAxis(floorIndex(w), L.height, my, normalized);
-    if (ix < 0 || iy < 0) {
-      border();
-      return true;
-    }
-    std::memcpy(out, at(ix, iy), 4 * channels);
-    for (unsigned c = channels; c < 4; ++c)
-      out[c] = 0;
+    for (unsigned c = 0; c < 4; ++c)
+      out[c] = c < channels ? bits(channel(ix, iy, c)) : 0;
     return true;
   }
   const float ub = (normalized ? x * float(L.width) : x) - 0.5f;
@@ -365,25 +370,21 @@ bool sampleFloat2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     weight *= hy ? wy : 1.0f - wy;
     if (weight == 0.0f)
       continue;
-    uint32_t e[4];
-    if (xs[hx] < 0 || ys[hy] < 0) {
-      for (unsigned c = 0; c < 4; ++c)
-        e[c] = c < channels ? bits(t.tex.borderColor[c]) : 0;
-    } else {
-      std::memcpy(e, at(xs[hx], ys[hy]), 4 * channels);
+    for (unsigned c = 0; c < channels; ++c) {
+      const double e = channel(xs[hx], ys[hy], c);
+      // u8 texels in the filter's 16-bit fixed point (k / 255 is exact there: k * 257 / 65535)
+      acc[c] += double(weight) * (unorm8 ? floorOf(e * 65535.0 + 0.5) / 65535.0 : e);
     }
-    for (unsigned c = 0; c < channels; ++c)
-      acc[c] += double(weight) * double(fromBits(e[c]));
   }
   for (unsigned c = 0; c < 4; ++c)
-    out[c] = bits(float(acc[c]));
+    out[c] = bits(unorm8 ? float(floorOf(acc[c] * 65535.0 + 0.5) / 65535.0) : float(acc[c]));
   return true;
 }
 
 } // namespace
 
 void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t out[4]) {
-  if (sampleFloat2D(t, r, out))
+  if (sampleSimple2D(t, r, out))
     return;
   const ImageView &v = t.image;
   Sampler s{t,
