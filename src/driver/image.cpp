@@ -182,26 +182,39 @@ ArrayRegistry &arrays() {
   return *r;
 }
 
-// Texture and surface objects: handle h is slot h - 1 of fixed chunks that never move, so
-// generated code's lookups take no lock.
+// Texture and surface objects share one handle space, as in NVIDIA's driver (a texture, then a
+// surface, get handles 1 and 2): the slots in use or free, under one lock.
+struct HandleSlots {
+  std::mutex mutex;
+  std::vector<size_t> free;
+  size_t next = 0;
+};
+
+HandleSlots &handleSlots() {
+  static auto *s = new HandleSlots;
+  return *s;
+}
+
+// Handle h is slot h - 1 of each kind's fixed chunks that never move, so generated code's lookups
+// take no lock.
 template <typename T> class ObjectTable {
 public:
   CUresult add(std::unique_ptr<T> obj, unsigned long long *out) {
-    std::lock_guard lk(mutex_);
+    HandleSlots &hs = handleSlots();
+    std::lock_guard lk(hs.mutex);
     size_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
+    if (!hs.free.empty()) {
+      slot = hs.free.back();
+      hs.free.pop_back();
     } else {
-      slot = next_++;
+      slot = hs.next++;
       if (slot >= kChunks * kChunkSize)
         return CUDA_ERROR_OUT_OF_MEMORY;
-      auto &chunk = chunks_[slot / kChunkSize];
-      if (!chunk.load(std::memory_order_relaxed))
-        chunk.store(new Chunk(), std::memory_order_release);
     }
-    (*chunks_[slot / kChunkSize].load())[slot % kChunkSize].store(obj.release(),
-                                                                 std::memory_order_release);
+    auto &chunk = chunks_[slot / kChunkSize];
+    if (!chunk.load(std::memory_order_relaxed))
+      chunk.store(new Chunk(), std::memory_order_release);
+    (*chunk.load())[slot % kChunkSize].store(obj.release(), std::memory_order_release);
     *out = slot + 1;
     return CUDA_SUCCESS;
   }
@@ -212,21 +225,26 @@ public:
     return c ? (*c)[(h - 1) % kChunkSize].load(std::memory_order_acquire) : nullptr;
   }
   CUresult remove(uint64_t h) {
-    std::lock_guard lk(mutex_);
+    HandleSlots &hs = handleSlots();
+    std::lock_guard lk(hs.mutex);
     if (!find(h))
       return CUDA_ERROR_INVALID_VALUE;
     auto &entry = (*chunks_[(h - 1) / kChunkSize].load())[(h - 1) % kChunkSize];
     delete entry.exchange(nullptr);
-    free_.push_back(h - 1);
+    hs.free.push_back(h - 1);
     return CUDA_SUCCESS;
   }
   void removeIf(const std::function<bool(const T &)> &pred) {
-    std::lock_guard lk(mutex_);
-    for (size_t s = 0; s < next_; ++s) {
-      auto &entry = (*chunks_[s / kChunkSize].load())[s % kChunkSize];
+    HandleSlots &hs = handleSlots();
+    std::lock_guard lk(hs.mutex);
+    for (size_t s = 0; s < hs.next; ++s) {
+      Chunk *chunk = chunks_[s / kChunkSize].load();
+      if (!chunk)
+        continue;
+      auto &entry = (*chunk)[s % kChunkSize];
       if (T *o = entry.load(); o && pred(*o)) {
         delete entry.exchange(nullptr);
-        free_.push_back(s);
+        hs.free.push_back(s);
       }
     }
   }
@@ -234,10 +252,7 @@ public:
 private:
   static constexpr size_t kChunkSize = 4096, kChunks = 256;
   using Chunk = std::array<std::atomic<T *>, kChunkSize>;
-  std::mutex mutex_;
   std::array<std::atomic<Chunk *>, kChunks> chunks_{};
-  std::vector<size_t> free_;
-  size_t next_ = 0;
 };
 
 ObjectTable<TextureObject> &textures() {

@@ -187,6 +187,12 @@ TEST_F(Arrays, TextureAndSurfaceObjects) {
   CUsurfObject s = 0;
   rd.res.array.hArray = surf;
   ASSERT_EQ(cuSurfObjectCreate(&s, &rd), CUDA_SUCCESS);
+  // One handle space for both kinds (NVIDIA's driver numbers them 1, 2, ... together): neither
+  // handle names an object of the other kind.
+  EXPECT_NE(s, t);
+  CUDA_RESOURCE_DESC otherKind{};
+  EXPECT_EQ(cuSurfObjectGetResourceDesc(&otherKind, t), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuTexObjectGetResourceDesc(&otherKind, s), CUDA_ERROR_INVALID_VALUE);
   // Linear memory: the pointer must lie in an allocation.
   CUDA_RESOURCE_DESC lin{};
   lin.resType = CU_RESOURCE_TYPE_LINEAR;
