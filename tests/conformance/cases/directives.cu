@@ -1,6 +1,7 @@
 // Directives and instructions nvcc rarely or never emits from CUDA C++: early exit, fences,
 // nanosleep, .weak and .noreturn functions, .calltargets, .attribute(.managed),
-// .maxntid/.minnctapersm/.maxnreg/.reqntid, .pragma "nounroll", .loc/.file and .section.
+// .maxntid/.minnctapersm/.maxnreg/.reqntid, .pragma "nounroll", .loc/.file and .section;
+// vector registers, .reg parameters, guarded bar.sync/shfl.sync, named-barrier ids in registers.
 // ptx: hand-written (directives.ptx holds the kernels; make_ptx.sh leaves it alone)
 // The envreg kernel has no case: %envreg values are the driver's (an H100 gives envreg0 ^
 // envreg31 = 0x38432c8); cucpu's are 0 but for the cooperative-launch workspace.
@@ -10,3 +11,6 @@
 //@ calls u32 threads=64
 //@ bounds u32 threads=100 block=100
 //@ required u32 threads=128 block=64
+//@ vecregs u32 threads=96
+//@ guarded_sync u32 threads=256 block=128
+//@ named_regs u32 threads=256 block=128
