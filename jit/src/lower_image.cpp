@@ -21,8 +21,8 @@ constexpr unsigned kImageQuery = offsetof(cucpu_services, image_query);
 // The geometry modifier of a texture or surface instruction, or -1.
 int geometryOf(const ptx::Instruction &in) {
   static const std::pair<const char *, int> kGeoms[] = {
-      {"1d", CUCPU_GEOM_1D},   {"2d", CUCPU_GEOM_2D},     {"3d", CUCPU_GEOM_3D},
-      {"a1d", CUCPU_GEOM_A1D}, {"a2d", CUCPU_GEOM_A2D},   {"cube", CUCPU_GEOM_CUBE},
+      {"1d", CUCPU_GEOM_1D},      {"2d", CUCPU_GEOM_2D},   {"3d", CUCPU_GEOM_3D},
+      {"a1d", CUCPU_GEOM_A1D},    {"a2d", CUCPU_GEOM_A2D}, {"cube", CUCPU_GEOM_CUBE},
       {"acube", CUCPU_GEOM_ACUBE}};
   for (const auto &m : in.mods)
     for (const auto &[name, g] : kGeoms)
@@ -34,9 +34,14 @@ int geometryOf(const ptx::Instruction &in) {
 // Coordinates per geometry: (array index first for layered geometries) then x, y, z.
 unsigned coordCount(int g) {
   switch (g) {
-  case CUCPU_GEOM_1D: case CUCPU_GEOM_A1D: return 1;
-  case CUCPU_GEOM_2D: case CUCPU_GEOM_A2D: return 2;
-  default: return 3;
+  case CUCPU_GEOM_1D:
+  case CUCPU_GEOM_A1D:
+    return 1;
+  case CUCPU_GEOM_2D:
+  case CUCPU_GEOM_A2D:
+    return 2;
+  default:
+    return 3;
   }
 }
 
@@ -71,8 +76,8 @@ int queryOf(const std::string &m) {
 
 bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   const std::string &op = in.opcode;
-  if (op != "tex" && op != "tld4" && op != "txq" && op != "suld" && op != "sust" &&
-      op != "sured" && op != "suq")
+  if (op != "tex" && op != "tld4" && op != "txq" && op != "suld" && op != "sust" && op != "sured" &&
+      op != "suq")
     return false;
   auto unsupported = [&](const std::string &what) {
     throwUnsupported(in.loc, what + " in '" + spellingOf(in) + "'");
@@ -169,11 +174,10 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
       throwInvalid(in.loc, "too few coordinates in '" + spellingOf(in) + "'");
     size_t c = 0;
     if (layered)
-      b.CreateStore(read(*coords[c++], T::S32, in),
-                    field(req, offsetof(cucpu_tex_request, layer)));
+      b.CreateStore(read(*coords[c++], T::S32, in), field(req, offsetof(cucpu_tex_request, layer)));
     for (unsigned d = 0; d < 3; ++d) {
-      Value *v = d < ncoord ? read(*coords[c + d], ctype == T::S32 ? T::B32 : T::F32, in)
-                            : b.getInt32(0);
+      Value *v =
+          d < ncoord ? read(*coords[c + d], ctype == T::S32 ? T::B32 : T::F32, in) : b.getInt32(0);
       if (v->getType()->isFloatTy())
         v = b.CreateBitCast(v, i32);
       b.CreateStore(v, field(req, offsetof(cucpu_tex_request, coord) + 4 * d));
@@ -182,8 +186,9 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
     auto floats = [&](const ptx::Operand &v, size_t offset) {
       auto es = elementsOf(v);
       for (unsigned d = 0; d < 3; ++d)
-        b.CreateStore(d < es.size() && es[d]->kind != K::Sink ? read(*es[d], T::F32, in)
-                                                               : llvm::ConstantFP::get(b.getFloatTy(), 0.0),
+        b.CreateStore(d < es.size() && es[d]->kind != K::Sink
+                          ? read(*es[d], T::F32, in)
+                          : llvm::ConstantFP::get(b.getFloatTy(), 0.0),
                       field(req, offset + 4 * d));
     };
     if (op == "tld4") {
@@ -287,9 +292,11 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   auto elems = elementsOf(val);
   if (op == "sured") {
     sop = CUCPU_SURF_RED;
-    static const std::pair<const char *, uint32_t> kOps[] = {
-        {"add", CUCPU_RED_ADD}, {"min", CUCPU_RED_MIN}, {"max", CUCPU_RED_MAX},
-        {"and", CUCPU_RED_AND}, {"or", CUCPU_RED_OR}};
+    static const std::pair<const char *, uint32_t> kOps[] = {{"add", CUCPU_RED_ADD},
+                                                             {"min", CUCPU_RED_MIN},
+                                                             {"max", CUCPU_RED_MAX},
+                                                             {"and", CUCPU_RED_AND},
+                                                             {"or", CUCPU_RED_OR}};
     bool found = false;
     for (const auto &[name, r] : kOps)
       if (in.hasMod(name)) {

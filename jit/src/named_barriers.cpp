@@ -24,7 +24,8 @@ void KernelLowering::countedBarrier(const ptx::Instruction &in, uint32_t &id,
     if (op.kind == ptx::Operand::Kind::Reg)
       if (auto v = constantRegister(op.name))
         return *v;
-    throwUnsupported(in.loc, "named barrier with a barrier id or thread count computed at run time");
+    throwUnsupported(in.loc,
+                     "named barrier with a barrier id or thread count computed at run time");
   };
   const int64_t barrier = constant(o[0]), threads = constant(o[1]);
   if (barrier < 0 || barrier >= int64_t(kNamedBarriers))

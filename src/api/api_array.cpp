@@ -207,8 +207,7 @@ CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *sr
 CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
   return aToH(dstHost, srcArray, srcOffset, ByteCount);
 }
-CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset,
-                              size_t ByteCount) {
+CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
   return aToH(dstHost, srcArray, srcOffset, ByteCount);
 }
 CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost,
@@ -219,8 +218,8 @@ CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const voi
                                    size_t ByteCount, CUstream hStream) {
   return htoA(dstArray, dstOffset, srcHost, ByteCount, &hStream, true);
 }
-CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset,
-                              size_t ByteCount, CUstream hStream) {
+CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                              CUstream hStream) {
   return aToH(dstHost, srcArray, srcOffset, ByteCount, &hStream);
 }
 CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset,

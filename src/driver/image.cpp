@@ -75,8 +75,8 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
   if (channelBytes(f) == 0) {
     const bool known = (f >= 0x91 && f <= 0xb5) || f == CU_AD_FORMAT_UNORM_INT_101010_2;
     if (known)
-      log::warn(log::Component::Api, "array format {:#x} (block-compressed or YUV) is not supported",
-                unsigned(f));
+      log::warn(log::Component::Api,
+                "array format {:#x} (block-compressed or YUV) is not supported", unsigned(f));
     return known ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
   }
   if (channels != 1 && channels != 2 && channels != 4)
@@ -341,9 +341,9 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   v.isArray = true;
-  v.dims = d->Height == 0 ? 1
+  v.dims = d->Height == 0                                                                  ? 1
            : (d->Depth == 0 || (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))) ? 2
-                                                                                      : 3;
+                                                                                           : 3;
   v.format = d->Format;
   v.channels = d->NumChannels;
   v.elementBytes = channelBytes(v.format) * v.channels;

@@ -263,8 +263,8 @@ struct Sampler {
       texel(L, at[0], at[1], at[2], slice, e);
       const unsigned fixedFrom = kind == Kind::Norm ? (srgb ? 3 : 0) : 4;
       for (unsigned c = 0; c < v.channels; ++c) // absent channels stay 0
-        acc[c] += double(weight) *
-                  (c >= fixedFrom ? normTexel(fromBits(e[c])) : double(fromBits(e[c])));
+        acc[c] +=
+            double(weight) * (c >= fixedFrom ? normTexel(fromBits(e[c])) : double(fromBits(e[c])));
     }
     for (unsigned c = 0; c < 4; ++c)
       out[c] = bits(kind != Kind::Norm ? float(acc[c])
@@ -499,8 +499,7 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
       s.sampleLevel(L, dims, u, slice, t.tex.filterMode == CU_TR_FILTER_MODE_LINEAR && !intCoords,
                     offset, res);
     };
-    if (nLevels == 1 || t.tex.mipmapFilterMode == CU_TR_FILTER_MODE_POINT ||
-        s.kind == Kind::Int) {
+    if (nLevels == 1 || t.tex.mipmapFilterMode == CU_TR_FILTER_MODE_POINT || s.kind == Kind::Int) {
       sampleAt(size_t(std::floor(lod + 0.5f)), out);
     } else {
       const size_t l0 = size_t(std::floor(lod));
@@ -518,8 +517,10 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     }
   }
   if (r.flags & CUCPU_TEX_F16X2) {
-    const uint32_t lo = floatToHalf(fromBits(out[0])) | uint32_t(floatToHalf(fromBits(out[1]))) << 16;
-    const uint32_t hi = floatToHalf(fromBits(out[2])) | uint32_t(floatToHalf(fromBits(out[3]))) << 16;
+    const uint32_t lo = floatToHalf(fromBits(out[0])) | uint32_t(floatToHalf(fromBits(out[1])))
+                                                            << 16;
+    const uint32_t hi = floatToHalf(fromBits(out[2])) | uint32_t(floatToHalf(fromBits(out[3])))
+                                                            << 16;
     out[0] = lo;
     out[1] = hi;
   }
@@ -555,11 +556,21 @@ template <typename T> void reduce(void *at, uint32_t op, T v) {
   for (;;) {
     T next = cur;
     switch (op) {
-    case CUCPU_RED_ADD: next = T(cur + v); break;
-    case CUCPU_RED_MIN: next = std::min(cur, v); break;
-    case CUCPU_RED_MAX: next = std::max(cur, v); break;
-    case CUCPU_RED_AND: next = cur & v; break;
-    default: next = cur | v; break;
+    case CUCPU_RED_ADD:
+      next = T(cur + v);
+      break;
+    case CUCPU_RED_MIN:
+      next = std::min(cur, v);
+      break;
+    case CUCPU_RED_MAX:
+      next = std::max(cur, v);
+      break;
+    case CUCPU_RED_AND:
+      next = cur & v;
+      break;
+    default:
+      next = cur | v;
+      break;
     }
     if (a.compare_exchange_weak(cur, next))
       return;
@@ -576,10 +587,17 @@ bool accessSurface(const SurfaceObject &s, const cucpu_surf_request &r, void *da
   int64_t x = r.coord[0], y = 0, z = 0, layer = 0;
   unsigned dims = 1;
   switch (r.geometry) {
-  case CUCPU_GEOM_2D: dims = 2; break;
-  case CUCPU_GEOM_3D: dims = 3; break;
-  case CUCPU_GEOM_A2D: dims = 2; break;
-  default: break;
+  case CUCPU_GEOM_2D:
+    dims = 2;
+    break;
+  case CUCPU_GEOM_3D:
+    dims = 3;
+    break;
+  case CUCPU_GEOM_A2D:
+    dims = 2;
+    break;
+  default:
+    break;
   }
   if (dims >= 2)
     y = r.coord[1];
@@ -593,8 +611,8 @@ bool accessSurface(const SurfaceObject &s, const cucpu_surf_request &r, void *da
   const int64_t maxX = bytesX ? int64_t(L.width) * eb - std::max<unsigned>(bytes, 1) : L.width - 1;
   const int64_t maxY = int64_t(L.height) - 1, maxZ = int64_t(L.depth) - 1;
   const int64_t maxLayer = layered ? int64_t(v.layers) - 1 : 0;
-  const bool out = x < 0 || x > maxX || y < 0 || y > maxY || z < 0 || z > maxZ || layer < 0 ||
-                   layer > maxLayer;
+  const bool out =
+      x < 0 || x > maxX || y < 0 || y > maxY || z < 0 || z > maxZ || layer < 0 || layer > maxLayer;
   if (out) {
     if (r.clamp == CUCPU_SURF_TRAP)
       return false;
@@ -652,9 +670,12 @@ int32_t channelDataType(const Format &f) {
   if (f.normalized)
     return f.bytes == 1 ? (f.isSigned ? 0x10D0 : 0x10D2) : (f.isSigned ? 0x10D1 : 0x10D3);
   switch (f.bytes) {
-  case 1: return f.isSigned ? 0x10D7 : 0x10DA;
-  case 2: return f.isSigned ? 0x10D8 : 0x10DB;
-  default: return f.isSigned ? 0x10D9 : 0x10DC;
+  case 1:
+    return f.isSigned ? 0x10D7 : 0x10DA;
+  case 2:
+    return f.isSigned ? 0x10D8 : 0x10DB;
+  default:
+    return f.isSigned ? 0x10D9 : 0x10DC;
   }
 }
 
@@ -672,7 +693,8 @@ int32_t queryShape(const ImageView &v, uint32_t q, size_t level, bool surface) {
   const bool cube = v.arrayFlags & CUDA_ARRAY3D_CUBEMAP;
   const bool layered = v.arrayFlags & CUDA_ARRAY3D_LAYERED;
   switch (q) {
-  case CUCPU_Q_WIDTH: return int32_t(L.width);
+  case CUCPU_Q_WIDTH:
+    return int32_t(L.width);
   case CUCPU_Q_HEIGHT:
     if (v.dims >= 2)
       return int32_t(L.height);
@@ -683,15 +705,20 @@ int32_t queryShape(const ImageView &v, uint32_t q, size_t level, bool surface) {
     if (cube)
       return surface ? int32_t(v.layers) : layered ? int32_t(v.layers / 6) : 0;
     return layered && v.dims == 2 ? int32_t(v.layers) : 0;
-  case CUCPU_Q_CHANNEL_DATA_TYPE: return channelDataType(formatOf(v.format));
-  case CUCPU_Q_CHANNEL_ORDER: return channelOrder(v.channels);
+  case CUCPU_Q_CHANNEL_DATA_TYPE:
+    return channelDataType(formatOf(v.format));
+  case CUCPU_Q_CHANNEL_ORDER:
+    return channelOrder(v.channels);
   case CUCPU_Q_ARRAY_SIZE:
-    return (v.arrayFlags & CUDA_ARRAY3D_CUBEMAP) ? int32_t(v.layers / 6)
+    return (v.arrayFlags & CUDA_ARRAY3D_CUBEMAP)   ? int32_t(v.layers / 6)
            : (v.arrayFlags & CUDA_ARRAY3D_LAYERED) ? int32_t(v.layers)
                                                    : 0;
-  case CUCPU_Q_NUM_MIPMAP_LEVELS: return int32_t(v.levels.size());
-  case CUCPU_Q_MEMORY_LAYOUT: return v.isArray ? 0 : 1;
-  default: return 0;
+  case CUCPU_Q_NUM_MIPMAP_LEVELS:
+    return int32_t(v.levels.size());
+  case CUCPU_Q_MEMORY_LAYOUT:
+    return v.isArray ? 0 : 1;
+  default:
+    return 0;
   }
 }
 
@@ -699,14 +726,22 @@ int32_t queryShape(const ImageView &v, uint32_t q, size_t level, bool surface) {
 
 int32_t queryTexture(const TextureObject &t, uint32_t query, int32_t level) {
   switch (query) {
-  case CUCPU_Q_NORMALIZED_COORDS: return (t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES) ? 1 : 0;
-  case CUCPU_Q_FILTER_MODE: return int32_t(t.tex.filterMode);
-  case CUCPU_Q_ADDR_MODE_0: return int32_t(t.tex.addressMode[0]);
-  case CUCPU_Q_ADDR_MODE_1: return int32_t(t.tex.addressMode[1]);
-  case CUCPU_Q_ADDR_MODE_2: return int32_t(t.tex.addressMode[2]);
-  case CUCPU_Q_FORCE_UNNORMALIZED_COORDS: return 0;
-  case CUCPU_Q_NUM_SAMPLES: return 0;
-  default: return queryShape(t.image, query, size_t(std::max(level, 0)), false);
+  case CUCPU_Q_NORMALIZED_COORDS:
+    return (t.tex.flags & CU_TRSF_NORMALIZED_COORDINATES) ? 1 : 0;
+  case CUCPU_Q_FILTER_MODE:
+    return int32_t(t.tex.filterMode);
+  case CUCPU_Q_ADDR_MODE_0:
+    return int32_t(t.tex.addressMode[0]);
+  case CUCPU_Q_ADDR_MODE_1:
+    return int32_t(t.tex.addressMode[1]);
+  case CUCPU_Q_ADDR_MODE_2:
+    return int32_t(t.tex.addressMode[2]);
+  case CUCPU_Q_FORCE_UNNORMALIZED_COORDS:
+    return 0;
+  case CUCPU_Q_NUM_SAMPLES:
+    return 0;
+  default:
+    return queryShape(t.image, query, size_t(std::max(level, 0)), false);
   }
 }
 

@@ -1,4 +1,5 @@
-// Texture sampling and surface accesses for generated code (tex, tld4, txq, suld, sust, sured, suq).
+// Texture sampling and surface accesses for generated code (tex, tld4, txq, suld, sust, sured,
+// suq).
 #pragma once
 
 #include "cucpu/driver/image.h"
