@@ -48,8 +48,10 @@ trap 'rm -rf "$TMP"' EXIT
 mapfile -t SOURCES < <(
   cd "$ROOT"
   for dir in samples tests bench; do
-    # (tests/conformance has its own generator, tests/conformance/make_ptx.sh)
-    [[ -d "$dir" ]] && find "$dir" -path tests/conformance -prune -o -type f -name '*.cu' -print
+    # (tests/conformance and tests/unit/driver/data have their own generators, make_ptx.sh and
+    # regen.sh: the latter's fatbin_kernel.cu becomes fat binaries, not PTX)
+    [[ -d "$dir" ]] && find "$dir" \( -path tests/conformance -o -path tests/unit/driver/data \) \
+      -prune -o -type f -name '*.cu' -print
   done | sort
 )
 
@@ -67,8 +69,11 @@ for src in "${SOURCES[@]}"; do
   # checkout ends up in the output.
   # A source may ask for extra flags with a line "// nvcc-flags: ..." (e.g. -rdc=true).
   flags="$(sed -n 's|^// nvcc-flags: ||p' "$ROOT/$src" | head -n 1)"
+  # ... and another virtual architecture with "// nvcc-arch: compute_80" (redux.sync needs it).
+  arch="$(sed -n 's|^// nvcc-arch: ||p' "$ROOT/$src" | head -n 1)"
+  arch="${arch:-$ARCH}"
   # shellcheck disable=SC2086
-  (cd "$ROOT/$(dirname "$src")" && "$NVCC" -ptx -arch="$ARCH" $flags -o "$out" "$(basename "$src")")
+  (cd "$ROOT/$(dirname "$src")" && "$NVCC" -ptx -arch="$arch" $flags -o "$out" "$(basename "$src")")
   if [[ -f "$ROOT/$ptx" ]] && cmp -s "$out" "$ROOT/$ptx"; then
     echo "up to date: $ptx"
   elif [[ $CHECK -eq 1 ]]; then

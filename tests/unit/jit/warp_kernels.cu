@@ -1,4 +1,5 @@
 // Warp-level kernels for the JIT unit tests: shuffles, votes, match, redux, activemask, syncwarp.
+// nvcc-arch: compute_80
 #define FULL 0xffffffffu
 
 extern "C" __global__ void shflDownSum(const int *in, int *out) {
