@@ -32,11 +32,11 @@ bool isTerminatorOp(const std::string &op) { return op == "bra" || op == "ret" |
 
 // Opcodes whose operands are all sources (no destination register).
 bool hasNoDest(const std::string &op) {
-  static const char *const kOps[] = {"st",        "red",       "bar",       "barrier",
-                                     "bra",       "ret",       "exit",      "membar",
-                                     "fence",     "prefetch",  "prefetchu", "trap",
-                                     "brkpt",     "nanosleep", "call",      "pmevent",
-                                     "discard",   "stmatrix",  "cp",        "griddepcontrol",
+  static const char *const kOps[] = {"st",         "red",       "bar",       "barrier",
+                                     "bra",        "ret",       "exit",      "membar",
+                                     "fence",      "prefetch",  "prefetchu", "trap",
+                                     "brkpt",      "nanosleep", "call",      "pmevent",
+                                     "discard",    "stmatrix",  "cp",        "griddepcontrol",
                                      "setmaxnreg", "sust",      "sured"};
   for (const char *k : kOps)
     if (op == k)
@@ -246,8 +246,8 @@ void KernelLowering::collectRegisters() {
             return;
           }
           const std::string skip = "$callskip" + std::to_string(++inlineCounter);
-          flat_.push_back(build::branch(call.loc, skip,
-                                        ptx::Guard{call.guard->reg, !call.guard->negate}));
+          flat_.push_back(
+              build::branch(call.loc, skip, ptx::Guard{call.guard->reg, !call.guard->negate}));
           call.guard.reset();
           emit(call);
           flat_.push_back(ptx::Label{call.loc, skip});
@@ -300,7 +300,8 @@ void KernelLowering::collectRegisters() {
             flat_.push_back(build::instruction(
                 loc, "setp", {"eq"}, {ptx::Type::U64},
                 {build::reg(pred, loc), call.operands[at], build::symbol(targets[k]->name, loc)}));
-            flat_.push_back(build::branch(loc, id + "." + std::to_string(k), ptx::Guard{pred, false}));
+            flat_.push_back(
+                build::branch(loc, id + "." + std::to_string(k), ptx::Guard{pred, false}));
           }
           flat_.push_back(build::instruction(loc, "trap", {kBadCallMod}, {}, {call.operands[at]}));
           for (size_t k = 0; k < targets.size(); ++k) {
@@ -336,8 +337,10 @@ void KernelLowering::collectRegisters() {
                 if (v->vecWidth > 4)
                   throwInvalid(v->loc, "vector register '" + v->name + "' wider than 4");
                 vectorRegs_[flat] = v->vecWidth;
-                for (unsigned c = 0; c < v->vecWidth; ++c)
-                  addReg(flat + "." + "xyzw"[c], v->type, v->loc);
+                for (unsigned c = 0; c < v->vecWidth; ++c) {
+                  const std::string component = std::string(".") + "xyzw"[c];
+                  addReg(flat + component, v->type, v->loc);
+                }
               };
               if (v->rangeCount >= 0) {
                 for (int i = 0; i < v->rangeCount; ++i)
@@ -405,9 +408,10 @@ void KernelLowering::collectRegisters() {
               flat_.push_back(build::branch(copy.loc, endLabel, copy.guard));
               continue;
             }
-            const bool arrive =
-                (copy.opcode == "bar" || copy.opcode == "barrier") && copy.hasMod("arrive");
-            if (copy.guard && (arrive || isBarrier(copy) || isWarpSync(copy))) {
+            // (Classified by opcode only: the forms are validated when blocks are formed, once
+            // the whole body is flat.)
+            const bool sync = copy.opcode == "bar" || copy.opcode == "barrier" || isWarpSync(copy);
+            if (copy.guard && sync) {
               // `@p bar.sync 0` / `@p shfl.sync ...`: a synchronisation point inside a branch,
               // which the block formation handles like any other.
               unlessGuard(copy, [&](const ptx::Instruction &c) { flat_.push_back(c); });
@@ -565,9 +569,8 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
     if (!defines)
       continue;
     ++defs;
-    const bool movImm = in->opcode == "mov" && !in->guard && d.kind == K::Reg &&
-                        d.name2.empty() && in->operands.size() == 2 &&
-                        in->operands[1].kind == K::Imm;
+    const bool movImm = in->opcode == "mov" && !in->guard && d.kind == K::Reg && d.name2.empty() &&
+                        in->operands.size() == 2 && in->operands[1].kind == K::Imm;
     value = movImm ? std::optional<int64_t>(in->operands[1].imm) : std::nullopt;
   }
   return defs == 1 ? value : std::nullopt;
@@ -891,9 +894,8 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     if ((op == "ld" || op == "ldu") && !readsKernelParameter(in))
       return true; // memory, or a call's per-thread argument and return slots
     return op == "atom" || op == "call" || op == "tex" || op == "tld4" || op == "suld" ||
-           op == "txq" || op == "suq" ||
-           isWarpSync(in) || ((op == "bar" || op == "barrier") && in.hasMod("red")) ||
-           readsVaryingSpecial(in);
+           op == "txq" || op == "suq" || isWarpSync(in) ||
+           ((op == "bar" || op == "barrier") && in.hasMod("red")) || readsVaryingSpecial(in);
   };
   std::vector<bool> varying(nr, false), divergent(nb, false);
   for (bool changed = true; changed;) {
@@ -1297,10 +1299,8 @@ void KernelLowering::emitDispatch() {
     for (int d = 0; d < 6; ++d)
       b.CreateStore(d < 3 ? ctaid_[d] : b.getInt32(0),
                     b.CreateConstGEP2_32(where->getAllocatedType(), where, 0, d));
-    Value *trap =
-        b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_, kServicesTrapOffset));
-    b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false), trap,
-                 {launch_, where});
+    b.CreateCall(llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false),
+                 serviceFunction(kServicesTrapOffset), {launch_, where});
     b.CreateBr(done);
   }
   for (bool every : {true, false}) {

@@ -87,9 +87,6 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   auto *i8 = b.getInt8Ty();
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
-  auto service = [&](unsigned offset) {
-    return b.CreateLoad(ptrTy, b.CreateConstGEP1_32(i8, services_, offset));
-  };
   auto stackBytes = [&](size_t bytes, const char *name) {
     llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
     auto *a = eb.CreateAlloca(llvm::ArrayType::get(i8, bytes), nullptr, name);
@@ -135,7 +132,7 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
     Value *lod = level ? read(o[2], T::S32, in) : b.getInt32(0);
     const uint32_t query = uint32_t(q) | (op == "suq" ? uint32_t(CUCPU_Q_SURFACE) : 0u);
     auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, i64, i32, i32, ptrTy}, false);
-    Value *v = b.CreateCall(fnTy, service(kImageQuery),
+    Value *v = b.CreateCall(fnTy, serviceFunction(kImageQuery),
                             {launch_, handle, b.getInt32(query), lod, threadWhere()});
     write(o[0], v, T::B32, in);
     return true;
@@ -227,7 +224,7 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
     b.CreateStore(threadWhere(), field(req, offsetof(cucpu_tex_request, where)));
     Value *out = stackBytes(16, "texout");
     auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, i64, ptrTy, ptrTy}, false);
-    Value *resident = b.CreateCall(fnTy, service(kTexture), {launch_, handle, req, out});
+    Value *resident = b.CreateCall(fnTy, serviceFunction(kTexture), {launch_, handle, req, out});
     const ptx::Operand &d = o[0];
     auto dest = elementsOf(d);
     if (dest.size() > (f16 ? 2u : 4u))
@@ -332,10 +329,8 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   b.CreateStore(b.getInt32(red), field(req, offsetof(cucpu_surf_request, red)));
   b.CreateStore(threadWhere(), field(req, offsetof(cucpu_surf_request, where)));
   auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, i64, ptrTy, ptrTy}, false);
-  b.CreateCall(fnTy, service(kSurface), {launch_, handle, req, data});
-  if (load) {
-    if (elems.size() != vw)
-      throwInvalid(in.loc, "malformed '" + spellingOf(in) + "'");
+  b.CreateCall(fnTy, serviceFunction(kSurface), {launch_, handle, req, data});
+  if (load) { // (the shape was checked with the stores' above)
     llvm::Type *ety = b.getIntNTy(es * 8);
     for (unsigned i = 0; i < vw; ++i)
       write(*elems[i], b.CreateLoad(ety, field(data, es * i)), type, in);

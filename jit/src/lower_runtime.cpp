@@ -34,24 +34,25 @@ Value *KernelLowering::threadWhere() {
   return arr;
 }
 
+Value *KernelLowering::serviceFunction(unsigned offset) {
+  return b.CreateLoad(llvm::PointerType::get(ctx, 0),
+                      b.CreateConstGEP1_32(b.getInt8Ty(), services_, offset));
+}
+
 bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
-  auto service = [&](unsigned offset) {
-    return b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_, offset));
-  };
-  auto where = [&] { return threadWhere(); };
 
   if (in.opcode == "trap" && in.hasMod(kBadCallMod)) { // an indirect call's pointer missed
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, i64}, false);
-    b.CreateCall(fnTy, service(kBadCall),
-                 {launch_, where(), read(in.operands[0], ptx::Type::U64, in)});
+    b.CreateCall(fnTy, serviceFunction(kBadCall),
+                 {launch_, threadWhere(), read(in.operands[0], ptx::Type::U64, in)});
     return true;
   }
   if (in.opcode == "trap") {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
-    b.CreateCall(fnTy, service(kTrap), {launch_, where()});
+    b.CreateCall(fnTy, serviceFunction(kTrap), {launch_, threadWhere()});
     return true;
   }
   if (in.opcode == "brkpt")
@@ -92,28 +93,29 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
     auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, ptrTy, ptrTy}, false);
     Value *fmt = b.CreateIntToPtr(arg(0, i64), ptrTy);
     Value *packed = b.CreateIntToPtr(arg(1, i64), ptrTy);
-    setReturn(b.CreateCall(fnTy, service(kVprintf), {launch_, fmt, packed}));
+    setReturn(b.CreateCall(fnTy, serviceFunction(kVprintf), {launch_, fmt, packed}));
     return true;
   }
   if (callee == "__assertfail") {
-    auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, ptrTy, i32, ptrTy, ptrTy},
-                                         false);
+    auto *fnTy =
+        llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, ptrTy, i32, ptrTy, ptrTy}, false);
     Value *msg = b.CreateIntToPtr(arg(0, i64), ptrTy);
     Value *file = b.CreateIntToPtr(arg(1, i64), ptrTy);
     Value *line = arg(2, i32);
     Value *func = b.CreateIntToPtr(arg(3, i64), ptrTy);
-    b.CreateCall(fnTy, service(kAssertFail), {launch_, msg, file, line, func, where()});
+    b.CreateCall(fnTy, serviceFunction(kAssertFail),
+                 {launch_, msg, file, line, func, threadWhere()});
     return true;
   }
   if (callee == "malloc") {
     auto *fnTy = llvm::FunctionType::get(ptrTy, {ptrTy, i64}, false);
-    Value *p = b.CreateCall(fnTy, service(kMalloc), {launch_, arg(0, i64)});
+    Value *p = b.CreateCall(fnTy, serviceFunction(kMalloc), {launch_, arg(0, i64)});
     setReturn(b.CreatePtrToInt(p, i64));
     return true;
   }
   if (callee == "free") {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
-    b.CreateCall(fnTy, service(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
+    b.CreateCall(fnTy, serviceFunction(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
     return true;
   }
   // An extern function no input defines (NVIDIA's driver: CUDA_ERROR_INVALID_PTX, "Unresolved

@@ -131,6 +131,8 @@ public:
   bool emitImageInstruction(const ptx::Instruction &in); // lower_image.cpp
   // {ctaid.xyz, tid.xyz} of the calling thread in a stack array, for service messages.
   llvm::Value *threadWhere();
+  // The service at `offset` in the launch record's cucpu_services table (a function pointer).
+  llvm::Value *serviceFunction(unsigned offset);
   // Instruction families, each false when the instruction is not its own:
   bool emitFloatInstruction(const ptx::Instruction &in);   // lower_float.cpp
   bool emitIntInstruction(const ptx::Instruction &in);     // lower_int.cpp

@@ -1,4 +1,5 @@
-// Entry points: strided copies (cuMemcpy2D, cuMemcpy3D and their peer and per-thread variants).
+// Entry points: strided copies (cuMemcpy2D, cuMemcpy3D and their peer and per-thread variants),
+// and linear copies to and from CUDA arrays (cuMemcpyHtoA and the like) as one-row strided ones.
 #include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
@@ -161,6 +162,21 @@ CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
   return run(copyOf3D(*p));
 }
 
+// A linear copy with an array on one or both ends: one row of a strided copy, so it must lie in
+// the arrays' first rows (NVIDIA's driver refuses linear copies past them: they are for 1D
+// arrays).
+Side arraySide(CUarray a, size_t offset) {
+  return {CU_MEMORYTYPE_ARRAY, nullptr, 0, a, offset, 0, 0, 0, 0, nullptr};
+}
+Side hostSide(const void *p) { return {CU_MEMORYTYPE_HOST, p, 0, nullptr, 0, 0, 0, 0, 0, nullptr}; }
+Side deviceSide(CUdeviceptr p) {
+  return {CU_MEMORYTYPE_DEVICE, nullptr, p, nullptr, 0, 0, 0, 0, 0, nullptr};
+}
+CUresult linear(const Side &dst, const Side &src, size_t bytes, const CUstream *stream = nullptr,
+                bool perThread = false) {
+  return run({src, dst, bytes, 1, 1}, stream, perThread);
+}
+
 } // namespace
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { return copy2D(pCopy); }
@@ -179,5 +195,60 @@ CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream h) {
   return copy3D(pCopy, &h, true);
 }
 CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
+
+CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                         size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), hostSide(srcHost), ByteCount);
+}
+CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                              size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), hostSide(srcHost), ByteCount);
+}
+CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+  return linear(hostSide(dstHost), arraySide(srcArray, srcOffset), ByteCount);
+}
+CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+  return linear(hostSide(dstHost), arraySide(srcArray, srcOffset), ByteCount);
+}
+CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                              size_t ByteCount, CUstream hStream) {
+  return linear(arraySide(dstArray, dstOffset), hostSide(srcHost), ByteCount, &hStream);
+}
+CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                                   size_t ByteCount, CUstream hStream) {
+  return linear(arraySide(dstArray, dstOffset), hostSide(srcHost), ByteCount, &hStream, true);
+}
+CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                              CUstream hStream) {
+  return linear(hostSide(dstHost), arraySide(srcArray, srcOffset), ByteCount, &hStream);
+}
+CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset,
+                                   size_t ByteCount, CUstream hStream) {
+  return linear(hostSide(dstHost), arraySide(srcArray, srcOffset), ByteCount, &hStream, true);
+}
+CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice,
+                         size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), deviceSide(srcDevice), ByteCount);
+}
+CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice,
+                              size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), deviceSide(srcDevice), ByteCount);
+}
+CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset,
+                         size_t ByteCount) {
+  return linear(deviceSide(dstDevice), arraySide(srcArray, srcOffset), ByteCount);
+}
+CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset,
+                              size_t ByteCount) {
+  return linear(deviceSide(dstDevice), arraySide(srcArray, srcOffset), ByteCount);
+}
+CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset,
+                         size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), arraySide(srcArray, srcOffset), ByteCount);
+}
+CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArray,
+                              size_t srcOffset, size_t ByteCount) {
+  return linear(arraySide(dstArray, dstOffset), arraySide(srcArray, srcOffset), ByteCount);
+}
 
 } // namespace cucpu::api::impl

@@ -76,6 +76,9 @@ uint16_t floatToHalf(float f) {
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float fromBits(uint32_t u) { return std::bit_cast<float>(u); }
 
+// The largest integer a channel of a normalized read holds: 255, 127, 65535 or 32767.
+float normMax(const Format &f) { return float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1); }
+
 // A non-negative normal float cut to half precision's 10 fraction bits (toward zero).
 float truncateToHalf(float f) { return fromBits(bits(f) & ~0x1fffu); }
 
@@ -119,7 +122,7 @@ void readElement(const ImageView &v, const Format &f, Kind kind, bool srgb, cons
       continue;
     }
     if (kind == Kind::Norm) {
-      const float scale = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
+      const float scale = normMax(f);
       float x = f.isSigned ? std::max(float(int32_t(raw)) / scale, -1.0f) : float(raw) / scale;
       if (srgb && c < 3) // the GPU's sRGB decode gives half-precision values
         x = truncateToHalf(srgbToLinear(x));
@@ -174,6 +177,21 @@ int64_t floorIndex(float u) {
 // The hardware's filter weights have 8 fractional bits.
 float quantizeWeight(float a) { return floorOf(a * 256.0f + 0.5f) / 256.0f; }
 
+// The texture unit filters normalized formats in 16-bit fixed point: texels and results are
+// multiples of 1/65535 (1/32767 for signed formats), rounded half up (a texel k / 255 is exact).
+double filterFixed(double x, bool isSigned) {
+  const double m = isSigned ? 32767.0 : 65535.0;
+  return floorOf(x * m + 0.5) / m;
+}
+
+// A border colour channel as the texture returns it: stored in the texel format first, so
+// normalized formats quantize it and half floats round it.
+float storedBorder(float b, const Format &f, Kind kind) {
+  if (kind == Kind::Norm)
+    return std::nearbyint(std::clamp(b, f.isSigned ? -1.0f : 0.0f, 1.0f) * normMax(f)) / normMax(f);
+  return f.isFloat && f.bytes == 2 ? halfToFloat(floatToHalf(b)) : b;
+}
+
 struct Sampler {
   const TextureObject &t;
   const ImageView &v;
@@ -182,23 +200,13 @@ struct Sampler {
   bool srgb, normalized;
   CUaddress_mode modes[3];
 
-  // The border colour as the texture returns it: stored in the texel format first (normalized
-  // formats quantize it), absent channels 0, and 0 for integer reads.
+  // The border colour as the texture returns it (storedBorder): absent channels 0, and 0 for
+  // integer reads.
   void border(uint32_t out[4]) const {
-    for (unsigned c = 0; c < 4; ++c) {
-      float b = t.tex.borderColor[c];
-      if (kind == Kind::Int || c >= v.channels) {
-        out[c] = 0;
-        continue;
-      }
-      if (kind == Kind::Norm) {
-        const float m = float((1u << (f.bytes * 8 - (f.isSigned ? 1 : 0))) - 1);
-        b = std::nearbyint(std::clamp(b, f.isSigned ? -1.0f : 0.0f, 1.0f) * m) / m;
-      } else if (f.bytes == 2) {
-        b = halfToFloat(floatToHalf(b));
-      }
-      out[c] = bits(b);
-    }
+    for (unsigned c = 0; c < 4; ++c)
+      out[c] = kind == Kind::Int || c >= v.channels
+                   ? 0
+                   : bits(storedBorder(t.tex.borderColor[c], f, kind));
   }
 
   // The element at (x, y, z) of slice `slice` of a level; a -1 index reads the border colour.
@@ -217,12 +225,6 @@ struct Sampler {
       return;
     }
     readElement(v, f, kind, srgb, p, out);
-  }
-
-  // A normalized texel in the filter's 16-bit fixed point.
-  double normTexel(float x) const {
-    const double m = f.isSigned ? 32767.0 : 65535.0;
-    return floorOf(double(x) * m + 0.5) / m; // x * m is never a tie: a texel is k / m
   }
 
   // Point or linear sample of one level: u holds texel-space coordinates of `dims` axes.
@@ -263,20 +265,13 @@ struct Sampler {
       texel(L, at[0], at[1], at[2], slice, e);
       const unsigned fixedFrom = kind == Kind::Norm ? (srgb ? 3 : 0) : 4;
       for (unsigned c = 0; c < v.channels; ++c) // absent channels stay 0
-        acc[c] +=
-            double(weight) * (c >= fixedFrom ? normTexel(fromBits(e[c])) : double(fromBits(e[c])));
+        acc[c] += double(weight) * (c >= fixedFrom ? filterFixed(fromBits(e[c]), f.isSigned)
+                                                   : double(fromBits(e[c])));
     }
     for (unsigned c = 0; c < 4; ++c)
       out[c] = bits(kind != Kind::Norm ? float(acc[c])
                     : srgb && c < 3    ? truncateToHalf(float(acc[c]))
-                                       : quantizeNorm(acc[c]));
-  }
-
-  // The texture unit filters normalized formats in 16-bit fixed point: the result is a multiple
-  // of 1/65535 (1/32767 for signed formats).
-  float quantizeNorm(double x) const {
-    const double m = f.isSigned ? 32767.0 : 65535.0;
-    return float(floorOf(x * m + 0.5) / m);
+                                       : float(filterFixed(acc[c], f.isSigned)));
   }
 };
 
@@ -331,13 +326,12 @@ bool sampleSimple2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t
   const CUaddress_mode mx = t.tex.addressMode[0], my = t.tex.addressMode[1];
   const float x = fromBits(r.coord[0]), y = fromBits(r.coord[1]);
   const unsigned channels = v.channels;
-  // Channel c of the texel at (ix, iy), a -1 index reading the border colour (stored as a u8
-  // first for u8 textures).
+  const Format format = formatOf(v.format);
+  const Kind kind = unorm8 ? Kind::Norm : Kind::Float;
+  // Channel c of the texel at (ix, iy), a -1 index reading the border colour.
   auto channel = [&](int32_t ix, int32_t iy, unsigned c) -> float {
-    if (ix < 0 || iy < 0) {
-      const float b = t.tex.borderColor[c];
-      return unorm8 ? std::nearbyint(std::clamp(b, 0.0f, 1.0f) * 255.0f) / 255.0f : b;
-    }
+    if (ix < 0 || iy < 0)
+      return storedBorder(t.tex.borderColor[c], format, kind);
     const uint8_t *p = L.data + size_t(iy) * L.pitch + size_t(ix) * v.elementBytes;
     if (unorm8)
       return float(p[c]) / 255.0f;
@@ -372,12 +366,11 @@ bool sampleSimple2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t
       continue;
     for (unsigned c = 0; c < channels; ++c) {
       const double e = channel(xs[hx], ys[hy], c);
-      // u8 texels in the filter's 16-bit fixed point (k / 255 is exact there: k * 257 / 65535)
-      acc[c] += double(weight) * (unorm8 ? floorOf(e * 65535.0 + 0.5) / 65535.0 : e);
+      acc[c] += double(weight) * (unorm8 ? filterFixed(e, false) : e);
     }
   }
   for (unsigned c = 0; c < 4; ++c)
-    out[c] = bits(unorm8 ? float(floorOf(acc[c] * 65535.0 + 0.5) / 65535.0) : float(acc[c]));
+    out[c] = bits(unorm8 ? float(filterFixed(acc[c], false)) : float(acc[c]));
   return true;
 }
 
@@ -482,12 +475,11 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
                : point           ? fixedNormalized(coord[d]) * float(size[d])
                                  : coord[d] * float(size[d]);
       if (r.flags & CUCPU_TEX_GATHER) { // tld4: one channel of the four bilinear texels
-        const int32_t x0 = addressAxis(floorIndex(u[0] - 0.5f), L.width, s.modes[0], s.normalized);
-        const int32_t x1 =
-            addressAxis(floorIndex(u[0] - 0.5f) + 1, L.width, s.modes[0], s.normalized);
-        const int32_t y0 = addressAxis(floorIndex(u[1] - 0.5f), L.height, s.modes[1], s.normalized);
-        const int32_t y1 =
-            addressAxis(floorIndex(u[1] - 0.5f) + 1, L.height, s.modes[1], s.normalized);
+        const int64_t fx = floorIndex(u[0] - 0.5f), fy = floorIndex(u[1] - 0.5f);
+        const int32_t x0 = addressAxis(fx, L.width, s.modes[0], s.normalized);
+        const int32_t x1 = addressAxis(fx + 1, L.width, s.modes[0], s.normalized);
+        const int32_t y0 = addressAxis(fy, L.height, s.modes[1], s.normalized);
+        const int32_t y1 = addressAxis(fy + 1, L.height, s.modes[1], s.normalized);
         const int32_t xs[4] = {x0, x1, x1, x0}, ys[4] = {y1, y1, y0, y0};
         for (int k = 0; k < 4; ++k) {
           uint32_t e[4];
@@ -510,8 +502,9 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
         sampleAt(l0 + 1, hi);
         for (int c = 0; c < 4; ++c) {
           const double blend = (1.0 - a) * fromBits(out[c]) + double(a) * fromBits(hi[c]);
-          out[c] = bits(s.kind == Kind::Norm && !(s.srgb && c < 3) ? s.quantizeNorm(blend)
-                                                                   : float(blend));
+          out[c] = bits(s.kind == Kind::Norm && !(s.srgb && c < 3)
+                            ? float(filterFixed(blend, s.f.isSigned))
+                            : float(blend));
         }
       }
     }
@@ -536,7 +529,7 @@ uint32_t formatValue(const Format &f, uint32_t value) {
     return f.bytes == 2 ? floatToHalf(fromBits(value)) : value;
   if (f.normalized) {
     const float x = fromBits(value);
-    const float scale = float((1u << (bitsPer - (f.isSigned ? 1 : 0))) - 1);
+    const float scale = normMax(f);
     const float lo = f.isSigned ? -1.0f : 0.0f;
     const float c = std::isnan(x) ? 0.0f : std::clamp(x, lo, 1.0f);
     return uint32_t(int32_t(std::nearbyint(c * scale)));
