@@ -478,7 +478,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
       r.entryBlock = static_cast<int>(blocks_.size()) - 1;
       r.warp = warp;
       r.implicit = in == &implicitBarrier;
-      if (!warp && in->operands.size() == 2 && !in->hasMod("red")) {
+      if (!warp && in->operands.size() == (in->hasMod("red") ? 4u : 2u)) {
         countedBarrier(*in, r.barrierId, r.count);
         namedBarriers_ = true;
       }
@@ -543,9 +543,11 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
       }
       return true;
     }
-    if (in.hasMod("red")) { // bar.red.{popc,and,or}: d, barrier id, predicate
-      if (in.operands.size() != 3)
-        throwUnsupported(in.loc, "bar.red with a thread count");
+    if (in.hasMod("red")) { // bar.red.{popc,and,or}: d, barrier id[, thread count], predicate
+      if (in.operands.size() != 3) {
+        uint32_t id = 0, count = 0;
+        countedBarrier(in, id, count);
+      }
       return true;
     }
     throwUnsupported(in.loc, "barrier form '" + in.opcode + "." +
@@ -1105,12 +1107,8 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   blockReduction_ = b.CreateAlloca(i32, nullptr, "bar.red");
-  if (namedBarriers_) {
-    if (warpMode_)
-      throwUnsupported(fn_.loc, "named barriers (bar.sync/bar.arrive with a thread count) "
-                                "under the warp scheduler (warp-level operations)");
+  if (namedBarriers_)
     barrierCounts_ = b.CreateAlloca(llvm::ArrayType::get(i32, kNamedBarriers), nullptr, "bar.n");
-  }
 
   // The function runs `more` + 1 consecutive blocks (ctaid.x fastest): launch-invariant work is
   // done once per call, not once per block.
@@ -1508,9 +1506,9 @@ void KernelLowering::arrive(int blk) {
   if (warpMode_ && regions_[nr].warp)
     arriveAtSync(nr);
   if (const ptx::Instruction *red = barrierReduction(nr)) // bar.red: publish the predicate
-    tagMemory(
-        b.CreateStore(b.CreateZExt(read(red->operands[2], ptx::Type::Pred, *red), b.getInt8Ty()),
-                      threadSlot(pubOff_, 16, linearTid_)));
+    tagMemory(b.CreateStore(
+        b.CreateZExt(read(red->operands.back(), ptx::Type::Pred, *red), b.getInt8Ty()),
+        threadSlot(pubOff_, 16, linearTid_)));
   if (regions_[nr].count)
     countArrival(regions_[nr].barrierId);
   tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));

@@ -57,6 +57,10 @@ void KernelLowering::emitWarpScheduler() {
   // Block phase: the smallest resume point of any thread (all wait at block-level points).
   b.SetInsertPoint(dispatch);
   Value *nb = smallestState();
+  if (namedBarriers_) { // a region waiting at an incomplete named barrier is not runnable yet
+    Value *together = b.getTrue();
+    nb = pickWithNamedBarriers(nb, together);
+  }
   emitBarrierReductions(nb);
   BasicBlock *scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);

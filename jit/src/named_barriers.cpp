@@ -11,12 +11,15 @@ namespace cucpu::jit {
 using llvm::BasicBlock;
 using llvm::Value;
 
-// The barrier id and thread count of bar.sync/bar.arrive a, b (immediates only).
+// The barrier id and thread count of bar.sync/bar.arrive a, b and bar.red d, a, b, c
+// (immediates, or registers holding one constant).
 void KernelLowering::countedBarrier(const ptx::Instruction &in, uint32_t &id,
                                     uint32_t &count) const {
-  const auto &o = in.operands;
-  if (o.size() != 2)
-    throwInvalid(in.loc, "bar.arrive needs a barrier and a thread count");
+  const bool red = in.hasMod("red");
+  if (in.operands.size() != (red ? 4u : 2u))
+    throwInvalid(in.loc, red ? "bar.red with a thread count needs d, a, b, c"
+                             : "bar.arrive needs a barrier and a thread count");
+  const ptx::Operand *o = in.operands.data() + (red ? 1 : 0);
   // An immediate, or a register holding one (the only thing ever moved into it).
   auto constant = [&](const ptx::Operand &op) -> int64_t {
     if (op.kind == ptx::Operand::Kind::Imm)

@@ -67,3 +67,65 @@ WK(redux_or, d = __reduce_or_sync(0xffffffff, v)) //@ u32 threads=96
 WK(redux_xor, d = __reduce_xor_sync(0xffffffff, v)) //@ u32 threads=96
 WK(redux_add_tail, d = __reduce_add_sync(__activemask(), v)) //@ u32 threads=84 block=96
 WK(redux_half_mask, if (LANE >= 16) d = __reduce_max_sync(0xffff0000, v)) //@ u32 threads=96
+
+// Named barriers beside warp-level operations (the warp scheduler): warps 2 and 3 sum their
+// values with shuffles, publish the sums and arrive at barrier 1; warps 0 and 1 wait there.
+#define NAMED(name, ...)                                                                       \
+  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
+    __shared__ u32 sums[4];                                                                    \
+    int i = blockIdx.x * blockDim.x + threadIdx.x, warp = threadIdx.x >> 5;                     \
+    u32 v = WV(i), d = 0xdeadbeef;                                                             \
+    __VA_ARGS__;                                                                               \
+    D[i] = d;                                                                                  \
+  }
+NAMED(named_shfl, {
+  if (warp >= 2) {
+    u32 s = v;
+    for (int o = 16; o; o >>= 1)
+      s += __shfl_xor_sync(0xffffffff, s, o);
+    if (LANE == 0)
+      sums[warp - 2] = s;
+    asm volatile("bar.arrive 1, 128;" ::: "memory");
+    d = __shfl_down_sync(0xffffffff, v, 1) ^ s;
+  } else {
+    asm volatile("bar.sync 1, 128;" ::: "memory");
+    d = sums[0] * 3 + sums[1] + __shfl_up_sync(0xffffffff, v, 2);
+  }
+}) //@ named_shfl u32 threads=256 block=128
+// bar.red with a thread count: warps 0-1 and warps 2-3 count their predicates at barriers of
+// their own, then the whole block ands another at a third.
+NAMED(bar_red_count, {
+  u32 c, all;
+  if (warp < 2)
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; bar.red.popc.u32 %0, 1, 64, p; }"
+                 : "=r"(c)
+                 : "r"(v & 1)
+                 : "memory");
+  else
+    asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, 60; bar.red.popc.u32 %0, 2, 64, p; }"
+                 : "=r"(c)
+                 : "r"(v)
+                 : "memory");
+  asm volatile("{ .reg .pred p, q; setp.lt.u32 p, %1, %2; barrier.red.and.pred q, 3, 128, p;"
+               " selp.u32 %0, 1, 0, q; }"
+               : "=r"(all)
+               : "r"(v), "r"(120u + (blockIdx.x & 1) * 8)
+               : "memory");
+  d = c * 2 + all;
+}) //@ bar_red_count u32 threads=256 block=128
+// The same under the warp scheduler (a shuffle in the kernel), counts through a named barrier.
+NAMED(bar_red_count_warp, {
+  u32 c;
+  u32 up = __shfl_up_sync(0xffffffff, v, 1);
+  if (warp & 1)
+    asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, %2; bar.red.popc.u32 %0, 5, 64, p; }"
+                 : "=r"(c)
+                 : "r"(v), "r"(up)
+                 : "memory");
+  else
+    asm volatile("{ .reg .pred p; setp.le.u32 p, %1, %2; bar.red.popc.u32 %0, 6, 64, p; }"
+                 : "=r"(c)
+                 : "r"(v), "r"(up)
+                 : "memory");
+  d = c + (__shfl_sync(0xffffffff, c, 0) << 8);
+}) //@ bar_red_count_warp u32 threads=256 block=128
