@@ -1511,7 +1511,11 @@ void KernelLowering::arrive(int blk) {
         threadSlot(pubOff_, 16, linearTid_)));
   if (regions_[nr].count)
     countArrival(regions_[nr].barrierId);
-  tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
+  // In a region's unmasked copy every thread resumed at it, so its state already says nr when
+  // it comes back to the same sync point (a loop's next iteration): no store.
+  const bool unmasked = !warpMode_ && copyIndex_ >= static_cast<int>(regions_.size());
+  if (!(unmasked && nr == curRegion_ && nr > 0))
+    tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }
 

@@ -14,23 +14,30 @@ namespace {
 
 bool signedType(T t) { return ptx::isSigned(t); }
 
-
 ptx::Space spaceOf(const ptx::Instruction &in) {
   for (const auto &m : in.mods) {
-    if (m == "global") return ptx::Space::Global;
+    if (m == "global")
+      return ptx::Space::Global;
     // a cluster is one block: its shared window is the block's
-    if (m == "shared" || m == "shared::cta" || m == "shared::cluster") return ptx::Space::Shared;
-    if (m == "local") return ptx::Space::Local;
-    if (m == "const") return ptx::Space::Const;
-    if (m == "param" || m == "param::entry" || m == "param::func") return ptx::Space::Param;
+    if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
+      return ptx::Space::Shared;
+    if (m == "local")
+      return ptx::Space::Local;
+    if (m == "const")
+      return ptx::Space::Const;
+    if (m == "param" || m == "param::entry" || m == "param::func")
+      return ptx::Space::Param;
   }
   return ptx::Space::None; // generic
 }
 
 unsigned vectorWidth(const ptx::Instruction &in) {
-  if (in.hasMod("v2")) return 2;
-  if (in.hasMod("v4")) return 4;
-  if (in.hasMod("v8")) return 8;
+  if (in.hasMod("v2"))
+    return 2;
+  if (in.hasMod("v4"))
+    return 4;
+  if (in.hasMod("v8"))
+    return 8;
   return 1;
 }
 
@@ -70,15 +77,24 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
   using Op = llvm::AtomicRMWInst::BinOp;
   bool f = ptx::isFloat(t), s = ptx::isSigned(t);
   for (const auto &m : in.mods) {
-    if (m == "add") return f ? Op::FAdd : Op::Add;
-    if (m == "min") return f ? Op::FMin : s ? Op::Min : Op::UMin;
-    if (m == "max") return f ? Op::FMax : s ? Op::Max : Op::UMax;
-    if (m == "exch") return Op::Xchg;
-    if (m == "and") return Op::And;
-    if (m == "or") return Op::Or;
-    if (m == "xor") return Op::Xor;
-    if (m == "inc") return Op::UIncWrap;
-    if (m == "dec") return Op::UDecWrap;
+    if (m == "add")
+      return f ? Op::FAdd : Op::Add;
+    if (m == "min")
+      return f ? Op::FMin : s ? Op::Min : Op::UMin;
+    if (m == "max")
+      return f ? Op::FMax : s ? Op::Max : Op::UMax;
+    if (m == "exch")
+      return Op::Xchg;
+    if (m == "and")
+      return Op::And;
+    if (m == "or")
+      return Op::Or;
+    if (m == "xor")
+      return Op::Xor;
+    if (m == "inc")
+      return Op::UIncWrap;
+    if (m == "dec")
+      return Op::UDecWrap;
   }
   return Op::BAD_BINOP;
 }
@@ -171,14 +187,14 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
         auto *ld = b.CreateAlignedLoad(memTy, p, align, isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
           ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
-                                                                   : ordering);
+                                                                  : ordering);
         tagMemory(ld);
         write(valOp, ld, t, in);
       } else {
         auto *st = b.CreateAlignedStore(src(1, t), p, align, isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
           st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
-                                                                   : ordering);
+                                                                  : ordering);
         tagMemory(st);
       }
       return;
@@ -208,8 +224,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     // Shared and kernel-parameter addresses are offsets into their windows (the block's shared
     // memory, the launch's parameter buffer); generic addresses are host pointers.
     if (sp == ptx::Space::Shared || sp == ptx::Space::Param) {
-      Value *base = b.CreatePtrToInt(sp == ptx::Space::Shared ? sharedBase_ : params_,
-                                     b.getInt64Ty());
+      Value *base =
+          b.CreatePtrToInt(sp == ptx::Space::Shared ? sharedBase_ : params_, b.getInt64Ty());
       v = in.hasMod("to") ? b.CreateSub(v, base) : b.CreateAdd(v, base);
     }
     write(o[0], v, t, in);
@@ -234,14 +250,23 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
           konst = b.CreateOr(konst, within(gv, b.getInt64(varBytes(v))));
     Value *r;
     switch (spaceOf(in)) {
-    case ptx::Space::Shared: r = shared; break;
-    case ptx::Space::Local: r = local; break;
-    case ptx::Space::Param: r = param; break;
-    case ptx::Space::Const: r = konst; break;
+    case ptx::Space::Shared:
+      r = shared;
+      break;
+    case ptx::Space::Local:
+      r = local;
+      break;
+    case ptx::Space::Param:
+      r = param;
+      break;
+    case ptx::Space::Const:
+      r = konst;
+      break;
     case ptx::Space::Global:
       r = b.CreateNot(b.CreateOr(b.CreateOr(shared, local), b.CreateOr(param, konst)));
       break;
-    default: unsupported();
+    default:
+      unsupported();
     }
     write(o[0], r, T::Pred, in);
     return;
@@ -258,7 +283,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
         throwInvalid(in.loc, "'" + spellingOf(in) + "' expects compare and swap values");
       Value *cmpv = convert(src(base + 1, t), b.getIntNTy(ptx::typeSize(t) * 8), false);
       Value *newv = convert(src(base + 2, t), b.getIntNTy(ptx::typeSize(t) * 8), false);
-      auto *x = b.CreateAtomicCmpXchg(p, cmpv, newv, llvm::MaybeAlign(), llvm::AtomicOrdering::SequentiallyConsistent,
+      auto *x = b.CreateAtomicCmpXchg(p, cmpv, newv, llvm::MaybeAlign(),
+                                      llvm::AtomicOrdering::SequentiallyConsistent,
                                       llvm::AtomicOrdering::SequentiallyConsistent);
       tagMemory(x);
       if (isAtom)
@@ -288,7 +314,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     }
     if (!mty->isFloatingPointTy() && bop != llvm::AtomicRMWInst::FAdd)
       v = convert(v, mty, signedType(t));
-    auto *x = b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(), llvm::AtomicOrdering::SequentiallyConsistent);
+    auto *x = b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(),
+                                llvm::AtomicOrdering::SequentiallyConsistent);
     tagMemory(x);
     if (isAtom)
       write(o[0], x, t, in);
@@ -301,6 +328,14 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     return;
   }
 
+  if ((op == "prefetch" || op == "prefetchu") && !in.hasMod("tensormap") &&
+      in.operands.size() == 1) {
+    // A hint to the CPU's caches (never faults): L1 keeps the line closest, L2 one level out.
+    Value *addr = address(in.operands[0], spaceOf(in), in);
+    b.CreateIntrinsic(llvm::Intrinsic::prefetch, {addr->getType()},
+                      {addr, b.getInt32(0), b.getInt32(in.hasMod("L1") ? 3 : 2), b.getInt32(1)});
+    return;
+  }
   if (op == "prefetch" || op == "prefetchu" || op == "pmevent" || op == "nanosleep")
     return;
 
