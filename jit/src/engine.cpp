@@ -1,5 +1,6 @@
 // ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
 #include "engine.h"
+#include "directed_rounding.h"
 
 #include "perf_map.h"
 
@@ -8,21 +9,21 @@
 #include "parallel_loops.h"
 #include "pointer_rewrite.h"
 
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
-#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/IRTransformLayer.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
-#include <llvm/Support/CommandLine.h>
-#include <llvm/Support/raw_ostream.h>
-#include <llvm/Support/TargetSelect.h>
-#include <llvm/Target/TargetMachine.h>
 
 #include <chrono>
 #include <dlfcn.h>
@@ -38,11 +39,9 @@ namespace {
 // (ex2/lg2/sin/cos), beyond the ones LLVM's LIBMVEC_X86 table lists: AVX2 (d) and AVX-512 (e).
 const llvm::VecDesc kExtraVectorMath[] = {
     {"llvm.exp2.f32", "_ZGVdN8v_exp2f", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
-    {"llvm.exp2.f32", "_ZGVeN16v_exp2f", llvm::ElementCount::getFixed(16), false,
-     "_ZGV_LLVM_N16v"},
+    {"llvm.exp2.f32", "_ZGVeN16v_exp2f", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
     {"llvm.log2.f32", "_ZGVdN8v_log2f", llvm::ElementCount::getFixed(8), false, "_ZGV_LLVM_N8v"},
-    {"llvm.log2.f32", "_ZGVeN16v_log2f", llvm::ElementCount::getFixed(16), false,
-     "_ZGV_LLVM_N16v"},
+    {"llvm.log2.f32", "_ZGVeN16v_log2f", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
     {"llvm.sin.f32", "_ZGVeN16v_sinf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
     {"llvm.cos.f32", "_ZGVeN16v_cosf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
     {"llvm.exp.f32", "_ZGVeN16v_expf", llvm::ElementCount::getFixed(16), false, "_ZGV_LLVM_N16v"},
@@ -174,6 +173,7 @@ struct Engine {
         });
     pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformScratchStoresPass()));
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DirectedRoundingPass()));
     });
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });
     pb.registerModuleAnalyses(mam);

@@ -2,6 +2,8 @@
 // round-to-odd narrowing, flush-to-zero, saturation.
 #include "lower_fp.h"
 
+#include "directed_rounding.h"
+
 #include <llvm/IR/Intrinsics.h>
 
 #include <algorithm>
@@ -13,11 +15,16 @@ using llvm::Value;
 
 Round roundOf(const ptx::Instruction &in, Round dflt) {
   for (const auto &m : in.mods) {
-    if (m == "rn" || m == "rni") return Round::RN;
-    if (m == "rz" || m == "rzi") return Round::RZ;
-    if (m == "rm" || m == "rmi") return Round::RM;
-    if (m == "rp" || m == "rpi") return Round::RP;
-    if (m == "rna") return Round::RNA;
+    if (m == "rn" || m == "rni")
+      return Round::RN;
+    if (m == "rz" || m == "rzi")
+      return Round::RZ;
+    if (m == "rm" || m == "rmi")
+      return Round::RM;
+    if (m == "rp" || m == "rpi")
+      return Round::RP;
+    if (m == "rna")
+      return Round::RNA;
   }
   return dflt;
 }
@@ -34,11 +41,22 @@ bool formatOf(ptx::Type t, Format *f, unsigned *lanes) {
   using T = ptx::Type;
   *lanes = (t == T::F16x2 || t == T::BF16x2) ? 2 : 1;
   switch (t) {
-  case T::F16: case T::F16x2: *f = Format::F16; return true;
-  case T::BF16: case T::BF16x2: *f = Format::BF16; return true;
-  case T::F32: *f = Format::F32; return true;
-  case T::F64: *f = Format::F64; return true;
-  default: return false;
+  case T::F16:
+  case T::F16x2:
+    *f = Format::F16;
+    return true;
+  case T::BF16:
+  case T::BF16x2:
+    *f = Format::BF16;
+    return true;
+  case T::F32:
+    *f = Format::F32;
+    return true;
+  case T::F64:
+    *f = Format::F64;
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -47,11 +65,14 @@ unsigned formatBits(Format f) { return f == Format::F64 ? 64 : f == Format::F32 
 
 Value *Emitter::toFloat(Value *v, Format f) {
   switch (f) {
-  case Format::F16: return b.CreateFPExt(b.CreateBitCast(v, b.getHalfTy()), b.getFloatTy());
+  case Format::F16:
+    return b.CreateFPExt(b.CreateBitCast(v, b.getHalfTy()), b.getFloatTy());
   case Format::BF16:
     return b.CreateBitCast(b.CreateShl(b.CreateZExt(v, b.getInt32Ty()), 16), b.getFloatTy());
-  case Format::F32: return v;
-  case Format::F64: return b.CreateFPTrunc(v, b.getFloatTy());
+  case Format::F32:
+    return v;
+  case Format::F64:
+    return b.CreateFPTrunc(v, b.getFloatTy());
   }
   return v;
 }
@@ -61,7 +82,8 @@ Value *Emitter::toDouble(Value *v, Format f) {
 }
 
 Value *Emitter::fromFloatRN(Value *x, Format f) {
-  if (f == Format::F32) return x;
+  if (f == Format::F32)
+    return x;
   return roundNarrow(b.CreateFPExt(x, dbl()), llvm::ConstantFP::get(dbl(), 0.0), f, Round::RN);
 }
 
@@ -104,8 +126,7 @@ Value *Emitter::step(Value *x, bool up) {
   Value *one = llvm::ConstantInt::get(it, 1);
   Value *inc = b.CreateAdd(bits, one), *dec = b.CreateSub(bits, one);
   Value *r = up ? b.CreateSelect(zero, one, b.CreateSelect(neg, dec, inc))
-                : b.CreateSelect(zero,
-                                 llvm::ConstantInt::get(it, llvm::APInt::getSignMask(n) | 1),
+                : b.CreateSelect(zero, llvm::ConstantInt::get(it, llvm::APInt::getSignMask(n) | 1),
                                  b.CreateSelect(neg, inc, dec));
   return b.CreateBitCast(r, x->getType());
 }
@@ -115,8 +136,10 @@ Value *Emitter::adjust(Value *r, Value *resid, Round m) {
     return r;
   Value *rz = llvm::ConstantFP::get(resid->getType(), 0.0);
   Value *pos = b.CreateFCmpOGT(resid, rz), *neg = b.CreateFCmpOLT(resid, rz);
-  if (m == Round::RP) return b.CreateSelect(pos, step(r, true), r);
-  if (m == Round::RM) return b.CreateSelect(neg, step(r, false), r);
+  if (m == Round::RP)
+    return b.CreateSelect(pos, step(r, true), r);
+  if (m == Round::RM)
+    return b.CreateSelect(neg, step(r, false), r);
   Value *zr = llvm::ConstantFP::get(r->getType(), 0.0);
   Value *down = b.CreateAnd(b.CreateFCmpOGT(r, zr), neg);
   Value *up = b.CreateAnd(b.CreateFCmpOLT(r, zr), pos);
@@ -161,20 +184,21 @@ Value *Emitter::roundNarrow(Value *hi, Value *lo, Format to, Round m) {
   }
   // Round to odd into double first: exact when lo is 0, else hi with its last bit set toward lo.
   Value *odd = b.CreateTrunc(b.CreateBitCast(hi, b.getInt64Ty()), b.getInt1Ty());
-  Value *nudge = b.CreateAnd(b.CreateAnd(isFinite(hi), b.CreateFCmpONE(lo, zero)), b.CreateNot(odd));
-  Value *ro = b.CreateSelect(nudge, b.CreateSelect(b.CreateFCmpOGT(lo, zero), step(hi, true),
-                                                   step(hi, false)), hi);
+  Value *nudge =
+      b.CreateAnd(b.CreateAnd(isFinite(hi), b.CreateFCmpONE(lo, zero)), b.CreateNot(odd));
+  Value *ro = b.CreateSelect(
+      nudge, b.CreateSelect(b.CreateFCmpOGT(lo, zero), step(hi, true), step(hi, false)), hi);
   Value *r32 = b.CreateFPTrunc(ro, b.getFloatTy());
   Value *d = b.CreateFSub(ro, b.CreateFPExt(r32, dbl()));
   if (to == Format::F32)
     return adjust(r32, d, m);
   // Round to odd into f32 (24 bits suffice for a correct final rounding to 11 or 8 bits).
   Value *rz = adjust(r32, d, Round::RZ);
-  Value *ro32 = b.CreateSelect(
-      b.CreateFCmpONE(d, zero),
-      b.CreateBitCast(b.CreateOr(b.CreateBitCast(rz, b.getInt32Ty()), b.getInt32(1)),
-                      b.getFloatTy()),
-      r32);
+  Value *ro32 =
+      b.CreateSelect(b.CreateFCmpONE(d, zero),
+                     b.CreateBitCast(b.CreateOr(b.CreateBitCast(rz, b.getInt32Ty()), b.getInt32(1)),
+                                     b.getFloatTy()),
+                     r32);
   if (to == Format::F16) {
     Value *h = b.CreateFPTrunc(ro32, b.getHalfTy());
     h = adjust(h, b.CreateFSub(ro32, b.CreateFPExt(h, b.getFloatTy())), m);
@@ -186,7 +210,8 @@ Value *Emitter::roundNarrow(Value *hi, Value *lo, Format to, Round m) {
   Value *r;
   if (m == Round::RN) {
     r = b.CreateLShr(b.CreateAdd(b.CreateAdd(u, b.getInt32(0x7fff)),
-                                 b.CreateAnd(b.CreateLShr(u, 16), b.getInt32(1))), 16);
+                                 b.CreateAnd(b.CreateLShr(u, 16), b.getInt32(1))),
+                     16);
   } else {
     Value *inexact = b.CreateICmpNE(b.CreateAnd(u, b.getInt32(0xffff)), b.getInt32(0));
     Value *neg = b.CreateICmpSLT(u, b.getInt32(0));
@@ -202,13 +227,18 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
   Value *a = args[0];
   Value *c = args.size() > 1 ? args[1] : nullptr;
   Value *d = args.size() > 2 ? args[2] : nullptr;
-  if (op == "sub") c = isHalfFormat(f) ? b.CreateXor(c, b.getInt16(0x8000)) : b.CreateFNeg(c);
+  if (op == "sub")
+    c = isHalfFormat(f) ? b.CreateXor(c, b.getInt16(0x8000)) : b.CreateFNeg(c);
   const bool addLike = op == "add" || op == "sub";
   auto native = [&](Value *x, Value *y, Value *z) -> Value * {
-    if (addLike) return b.CreateFAdd(x, y);
-    if (op == "mul") return b.CreateFMul(x, y);
-    if (op == "div") return b.CreateFDiv(x, y);
-    if (op == "sqrt") return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+    if (addLike)
+      return b.CreateFAdd(x, y);
+    if (op == "mul")
+      return b.CreateFMul(x, y);
+    if (op == "div")
+      return b.CreateFDiv(x, y);
+    if (op == "sqrt")
+      return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
     return fma(x, y, z);
   };
   // The sign of an exact zero sum in round-down mode: negative unless both addends are +0.
@@ -292,12 +322,24 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
     if (op == "fma") {
       Value *sign = b.CreateXor(signBit(a), signBit(c));
       Value *isZero = b.CreateFCmpOEQ(r, llvm::ConstantFP::get(r->getType(), 0.0));
-      Value *exactZero = b.CreateAnd(isZero, b.CreateFCmpOEQ(resid, llvm::ConstantFP::get(r->getType(), 0.0)));
+      Value *exactZero =
+          b.CreateAnd(isZero, b.CreateFCmpOEQ(resid, llvm::ConstantFP::get(r->getType(), 0.0)));
       if (m == Round::RM)
         r = b.CreateSelect(exactZero, withSign(r, b.CreateOr(sign, signBit(d))), r);
       return adjust(r, resid, m);
     }
     return adjust(rmZero(r, a, c), resid, m);
+  }
+  if (f == Format::F32 && m != Round::RNA && nativeDirectedRounding()) {
+    std::vector<Value *> ops{a};
+    for (Value *x : {c, d})
+      if (x)
+        ops.push_back(x);
+    return emitDirectedCall(b, addLike ? "add" : op,
+                            m == Round::RM   ? 1
+                            : m == Round::RP ? 2
+                                             : 3,
+                            ops);
   }
   // f32 with a directed mode, f16, bf16: exact double-double, then one rounding.
   Value *A = toDouble(a, f);
