@@ -18,7 +18,7 @@ using fp::formatOf;
 
 // Splits packed operands into lanes, applies `fn` per lane and packs the result.
 Value *KernelLowering::perLane(unsigned lanes, const std::vector<Value *> &args,
-                              const std::function<Value *(std::vector<Value *> &)> &fn) {
+                               const std::function<Value *(std::vector<Value *> &)> &fn) {
   if (lanes == 1) {
     std::vector<Value *> a = args;
     return fn(a);
@@ -36,8 +36,8 @@ Value *KernelLowering::perLane(unsigned lanes, const std::vector<Value *> &args,
 
 bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
   static const std::set<std::string> kOps = {
-      "add", "sub", "mul", "fma", "mad", "div", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2",
-      "ex2", "tanh", "neg", "abs", "min", "max", "testp", "copysign"};
+      "add", "sub", "mul", "fma",  "mad", "div", "rcp", "sqrt", "rsqrt", "sin",
+      "cos", "lg2", "ex2", "tanh", "neg", "abs", "min", "max",  "testp", "copysign"};
   const std::string &op = in.opcode;
   if (!kOps.count(op) || in.types.size() != 1)
     return false;
@@ -66,25 +66,35 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
                     ? 2
                     : 1;
   if (o.size() != nsrc + 1)
-    throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(nsrc + 1) +
-                             " operands");
+    throwInvalid(in.loc,
+                 "'" + spellingOf(in) + "' expects " + std::to_string(nsrc + 1) + " operands");
 
   if (op == "testp") {
-    if (half) unsupported();
+    if (half)
+      unsupported();
     Value *x = read(o[1], t, in);
     Value *a = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
     llvm::Type *ty = x->getType();
     Value *inf = llvm::ConstantFP::getInfinity(ty);
     Value *minNormal = llvm::ConstantFP::get(ty, f == Format::F32 ? 0x1p-126 : 0x1p-1022);
     Value *r = nullptr;
-    if (in.hasMod("finite")) r = b.CreateFCmpOLT(a, inf);
-    else if (in.hasMod("infinite")) r = b.CreateFCmpOEQ(a, inf);
-    else if (in.hasMod("number")) r = b.CreateFCmpORD(x, x);
-    else if (in.hasMod("notanumber")) r = b.CreateFCmpUNO(x, x);
+    if (in.hasMod("finite"))
+      r = b.CreateFCmpOLT(a, inf);
+    else if (in.hasMod("infinite"))
+      r = b.CreateFCmpOEQ(a, inf);
+    else if (in.hasMod("number"))
+      r = b.CreateFCmpORD(x, x);
+    else if (in.hasMod("notanumber"))
+      r = b.CreateFCmpUNO(x, x);
     else if (in.hasMod("normal")) // zero counts as normal on the GPU
-      r = b.CreateAnd(b.CreateFCmpOLT(a, inf), b.CreateNot(b.CreateAnd(b.CreateFCmpOLT(a, minNormal), b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)))));
-    else if (in.hasMod("subnormal")) r = b.CreateAnd(b.CreateFCmpOLT(a, minNormal), b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)));
-    else unsupported();
+      r = b.CreateAnd(b.CreateFCmpOLT(a, inf),
+                      b.CreateNot(b.CreateAnd(b.CreateFCmpOLT(a, minNormal),
+                                              b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)))));
+    else if (in.hasMod("subnormal"))
+      r = b.CreateAnd(b.CreateFCmpOLT(a, minNormal),
+                      b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)));
+    else
+      unsupported();
     write(o[0], r, T::Pred, in);
     return true;
   }
@@ -103,10 +113,42 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
     unsigned n = fp::formatBits(f);
     return fromBits(b.getInt(llvm::APInt::getLowBitsSet(n, n - 1)), like);
   };
-  auto isNaN = [&](Value *v) { Value *x = asFloat(v); return b.CreateFCmpUNO(x, x); };
+  auto isNaN = [&](Value *v) {
+    Value *x = asFloat(v);
+    return b.CreateFCmpUNO(x, x);
+  };
   // f32 math on a lane: convert, apply, round back
+  // 2^x for ex2.approx (PTX: at most 2 ulp): x = n + f with |f| <= 1/2, 2^f by its Taylor
+  // polynomial of degree 7 (truncation below 2^-27) in Horner form with FMAs, then scaled by
+  // 2^n in two steps so that subnormal results and overflow come out right. Inline rather than
+  // a vector-library call, so a thread loop keeps its values in registers across it.
+  auto exp2Approx = [&](Value *x) -> Value * {
+    auto *fty = b.getFloatTy();
+    auto c = [&](double v) { return llvm::ConstantFP::get(fty, v); };
+    Value *xc = b.CreateBinaryIntrinsic(
+        llvm::Intrinsic::minnum, b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, c(-160)),
+        c(130));
+    Value *n = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, xc);
+    Value *fr = b.CreateFSub(xc, n);
+    double coef[8], term = 1.0;
+    for (int k = 0; k < 8; ++k) {
+      coef[k] = term;
+      term *= 0.69314718055994530942 / (k + 1);
+    }
+    Value *p = c(coef[7]);
+    for (int k = 6; k >= 0; --k)
+      p = b.CreateIntrinsic(llvm::Intrinsic::fma, {fty}, {p, fr, c(coef[k])});
+    Value *ni = b.CreateFPToSI(n, b.getInt32Ty());
+    Value *n1 = b.CreateAShr(ni, 1), *n2 = b.CreateSub(ni, n1);
+    auto pow2 = [&](Value *k) {
+      return b.CreateBitCast(b.CreateShl(b.CreateAdd(k, b.getInt32(127)), 23), fty);
+    };
+    Value *r = b.CreateFMul(b.CreateFMul(p, pow2(n1)), pow2(n2));
+    return b.CreateSelect(b.CreateFCmpUNO(x, x), b.CreateFAdd(x, x), r);
+  };
   auto viaFloat = [&](Value *v, const std::function<Value *(Value *)> &fn) -> Value * {
-    if (f == Format::F64) return fn(v);
+    if (f == Format::F64)
+      return fn(v);
     Value *r = fn(asFloat(v));
     return half ? e.fromFloatRN(r, f) : r;
   };
@@ -119,13 +161,15 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
       std::string aop = op == "mad" ? "fma" : op;
       if (!half && !fp::hasRound(in) && aop != "fma") {
         // no rounding modifier: round to nearest, contraction into fma allowed
-        r = aop == "add" ? b.CreateFAdd(a[0], a[1])
-            : aop == "sub" ? b.CreateFSub(a[0], a[1]) : b.CreateFMul(a[0], a[1]);
+        r = aop == "add"   ? b.CreateFAdd(a[0], a[1])
+            : aop == "sub" ? b.CreateFSub(a[0], a[1])
+                           : b.CreateFMul(a[0], a[1]);
         llvm::FastMathFlags fm;
         fm.setAllowContract(true);
         llvm::cast<llvm::Instruction>(r)->setFastMathFlags(fm);
       } else {
-        if (mode == Round::RNA) unsupported();
+        if (mode == Round::RNA)
+          unsupported();
         r = e.arith(aop, f, mode, a);
       }
     } else if (op == "div") {
@@ -153,13 +197,19 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
                                 b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, d));
         return f == Format::F64 ? q : b.CreateFPTrunc(q, b.getFloatTy());
       });
+    } else if (op == "ex2" && f != Format::F64) {
+      r = viaFloat(a[0], [&](Value *x) { return exp2Approx(x); });
     } else if (op == "sin" || op == "cos" || op == "lg2" || op == "ex2") {
-      if (f == Format::F64) unsupported();
-      auto id = op == "sin" ? llvm::Intrinsic::sin : op == "cos" ? llvm::Intrinsic::cos
-                : op == "lg2" ? llvm::Intrinsic::log2 : llvm::Intrinsic::exp2;
+      if (f == Format::F64)
+        unsupported();
+      auto id = op == "sin"   ? llvm::Intrinsic::sin
+                : op == "cos" ? llvm::Intrinsic::cos
+                : op == "lg2" ? llvm::Intrinsic::log2
+                              : llvm::Intrinsic::exp2;
       r = viaFloat(a[0], [&](Value *x) { return b.CreateUnaryIntrinsic(id, x); });
     } else if (op == "tanh") {
-      if (f == Format::F64) unsupported();
+      if (f == Format::F64)
+        unsupported();
       r = viaFloat(a[0], [&](Value *x) -> Value * {
         // (e^2x - 1) / (e^2x + 1) in double; |x| clamped where tanh is 1 in f32
         Value *d = b.CreateFPExt(x, b.getDoubleTy());
@@ -177,7 +227,8 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
       });
     } else if (op == "neg" || op == "abs") {
       Value *bits = bitsOf(a[0]);
-      bits = op == "neg" ? b.CreateXor(bits, signMask()) : b.CreateAnd(bits, b.CreateNot(signMask()));
+      bits =
+          op == "neg" ? b.CreateXor(bits, signMask()) : b.CreateAnd(bits, b.CreateNot(signMask()));
       r = fromBits(bits, a[0]);
     } else if (op == "copysign") { // d = b with the sign of a
       Value *s = b.CreateAnd(bitsOf(a[0]), signMask());
@@ -194,7 +245,8 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
       Value *X = asFloat(x), *Y = asFloat(y);
       Value *less = b.CreateFCmpOLT(X, Y), *eq = b.CreateFCmpOEQ(X, Y);
       Value *pick = isMin ? b.CreateSelect(less, x, y) : b.CreateSelect(less, y, x);
-      Value *zeros = fromBits(isMin ? b.CreateOr(bitsOf(x), bitsOf(y)) : b.CreateAnd(bitsOf(x), bitsOf(y)), x);
+      Value *zeros =
+          fromBits(isMin ? b.CreateOr(bitsOf(x), bitsOf(y)) : b.CreateAnd(bitsOf(x), bitsOf(y)), x);
       r = b.CreateSelect(eq, zeros, pick);
       Value *nx = isNaN(x), *ny = isNaN(y);
       if (in.hasMod("NaN"))
@@ -212,8 +264,9 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
     if (relu) {
       Value *X = asFloat(r);
       Value *zero = fromBits(b.getIntN(fp::formatBits(f), 0), r);
-      r = b.CreateSelect(isNaN(r), canonNaN(r),
-                         b.CreateSelect(b.CreateFCmpOGT(X, llvm::ConstantFP::get(X->getType(), 0.0)), r, zero));
+      r = b.CreateSelect(
+          isNaN(r), canonNaN(r),
+          b.CreateSelect(b.CreateFCmpOGT(X, llvm::ConstantFP::get(X->getType(), 0.0)), r, zero));
     }
     return r;
   });

@@ -1,6 +1,6 @@
 // f32 arithmetic with directed rounding (.rm/.rp/.rz), vectorised over a block, against the host
 // FPU computing the same operations in the same rounding mode (an exact reference: IEEE 754
-// defines each result bit for bit).
+// defines each result bit for bit); ex2.approx.f32 against 2^x in double.
 #include "run_grid.h"
 
 #include <cfenv>
@@ -104,8 +104,9 @@ TEST(Rounding, DirectedF32MatchesTheHostFpu) {
     a[i] = randomFloat(rng);
     c[i] = randomFloat(rng);
     // Often the negated product or a neighbour of it: exact cancellation and tiny residuals.
-    d[i] = i % 4 == 0 ? -a[i] * c[i] : i % 4 == 1 ? std::nextafter(-a[i] * c[i], 0.0f)
-                                                  : randomFloat(rng);
+    d[i] = i % 4 == 0   ? -a[i] * c[i]
+           : i % 4 == 1 ? std::nextafter(-a[i] * c[i], 0.0f)
+                        : randomFloat(rng);
   }
   const float *pa = a.data(), *pc = c.data(), *pd = d.data();
   float *po = out.data();
@@ -127,12 +128,78 @@ TEST(Rounding, DirectedF32MatchesTheHostFpu) {
         float got = out[9 * i + 3 * op + m];
         bool same = bitsOf(got) == bitsOf(want[op]) || (std::isnan(got) && std::isnan(want[op]));
         if (!same && ++mismatches <= 10)
-          ADD_FAILURE() << (op == 0 ? "fma." : op == 1 ? "add." : "mul.") << names[m]
-                        << ".f32 of " << std::hexfloat << a[i] << ", " << c[i] << ", " << d[i]
-                        << ": got " << got << ", want " << want[op];
+          ADD_FAILURE() << (op == 0   ? "fma."
+                            : op == 1 ? "add."
+                                      : "mul.")
+                        << names[m] << ".f32 of " << std::hexfloat << a[i] << ", " << c[i] << ", "
+                        << d[i] << ": got " << got << ", want " << want[op];
       }
     }
   std::fesetround(saved);
 }
 
 } // namespace
+
+// ex2.approx.f32 over its whole domain against 2^x in double: within PTX's 2 ulp (relative to
+// the exact result's own ulp, subnormal results included); overflow to +inf from 128 on, 0 from
+// below the subnormal range, NaN for NaN.
+TEST(Approx, Ex2WithinTwoUlpOfExact) {
+  auto prog = load(R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry ex2(.param .u64 pa, .param .u64 pout, .param .u32 n)
+{
+  .reg .pred %p;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd0, [pa];
+  ld.param.u64 %rd1, [pout];
+  ld.param.u32 %r0, [n];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r1, %r1, %r2, %r3;
+  setp.ge.u32 %p, %r1, %r0;
+  @%p bra DONE;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd0, %rd2;
+  add.s64 %rd4, %rd1, %rd2;
+  ld.global.f32 %f0, [%rd3];
+  ex2.approx.f32 %f1, %f0;
+  st.global.f32 [%rd4], %f1;
+DONE:
+  ret;
+}
+)");
+  ASSERT_TRUE(prog);
+  const unsigned n = 1 << 16;
+  std::vector<float> x(n), out(n);
+  for (unsigned i = 0; i < n; ++i) // -160 .. 130 in even steps, then specials
+    x[i] = -160.0f + 290.0f * float(i) / float(n - 8);
+  const float specials[8] = {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 128.0f, 127.99999f, -149.0f};
+  for (int k = 0; k < 8; ++k)
+    x[n - 8 + k] = specials[k];
+  const float *px = x.data();
+  float *po = out.data();
+  unsigned nn = n;
+  uint32_t grid[3] = {n / 256, 1, 1}, block[3] = {256, 1, 1};
+  runGrid(*prog, "ex2", grid, block, {&px, &po, &nn}, 0, 3);
+  int bad = 0;
+  for (unsigned i = 0; i < n && bad < 10; ++i) {
+    const double want = std::exp2(double(x[i]));
+    if (std::isnan(x[i])) {
+      EXPECT_TRUE(std::isnan(out[i]));
+      continue;
+    }
+    if (want >= 0x1p128 || want == 0.0) {
+      if (out[i] != float(want) && ++bad)
+        ADD_FAILURE() << "ex2(" << x[i] << ") = " << out[i] << ", want " << float(want);
+      continue;
+    }
+    // one ulp of the exact result as a float (subnormal results: 2^-149)
+    const double ulp = std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23);
+    if (std::fabs(double(out[i]) - want) > 2 * ulp && ++bad)
+      ADD_FAILURE() << std::hexfloat << "ex2(" << x[i] << ") = " << out[i] << ", want " << want;
+  }
+}
