@@ -9,8 +9,8 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -51,8 +51,8 @@ struct ModuleState {
   std::unordered_map<std::string, uint32_t> sharedOffsets;         // module-scope static .shared
   std::unordered_map<std::string, bool> dynamicShared;             // module-scope extern .shared
   std::vector<std::string> unresolvedExterns; // extern .global/.const no input defines (defined)
-  uint32_t moduleSharedBytes = 0;   // end of module-scope static shared variables
-  uint32_t dynamicSharedOffset = 0; // dynamic shared memory starts here, for every kernel
+  uint32_t moduleSharedBytes = 0;             // end of module-scope static shared variables
+  uint32_t dynamicSharedOffset = 0;           // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
   // Device functions' addresses: one byte in the variables' module per .func with a body, so
@@ -86,13 +86,13 @@ uint32_t varAlign(const ptx::VarDecl &v);
 // with an explicit per-thread stack (recursion.cpp).
 struct RecursionRegion {
   const ptx::Function *fn = nullptr;
-  std::string id;                     // label prefix
+  std::string id;                                // label prefix
   std::string sp, base, addr, word, index, pred; // its own registers (not saved in frames)
-  std::string stack;                  // the .local stack variable
-  size_t firstReg = 0;                // registers from here on are saved in each frame
-  uint32_t firstLocal = 0;            // and .local/.param bytes from here on
-  std::vector<std::string> formals;   // the outer call's argument variables (the parameters)
-  std::vector<std::string> results;   // the outer call's result variables
+  std::string stack;                             // the .local stack variable
+  size_t firstReg = 0;                           // registers from here on are saved in each frame
+  uint32_t firstLocal = 0;                       // and .local/.param bytes from here on
+  std::vector<std::string> formals;    // the outer call's argument variables (the parameters)
+  std::vector<std::string> results;    // the outer call's result variables
   std::vector<size_t> saves, restores; // placeholders in flat_, one each per recursive call
 };
 
@@ -190,11 +190,12 @@ private:
   void recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
                      const std::vector<std::string> &rets, const ptx::SourceLoc &loc);
   void endRecursion(uint32_t &localOff, const std::string &returnLabel, const ptx::SourceLoc &loc);
-  std::vector<RecursionRegion> recursions_;                // active, innermost last
-  std::unordered_map<std::string, uint32_t> localSizes_;   // bytes of .local/.param vars
+  std::vector<RecursionRegion> recursions_;              // active, innermost last
+  std::unordered_map<std::string, uint32_t> localSizes_; // bytes of .local/.param vars
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
+  unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop
   const ptx::Instruction *barrierReduction(int region) const;

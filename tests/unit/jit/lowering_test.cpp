@@ -149,8 +149,7 @@ TEST(Lowering, UnsupportedInstructionNamesFeatureAndLine) {
 TEST(Lowering, UnsupportedTextureFormsNameFeatureAndLine) {
   const std::pair<const char *, const char *> cases[] = {
       {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;", "depth comparison"},
-      {"tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];",
-       "multisample"},
+      {"tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];", "multisample"},
       {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd1, {%f1, %f2}];", "separate sampler"},
       {"suld.p.2d.v4.b32.trap {%r1, %r1, %r1, %r1}, [%rd1, {%r1, %r1}];", "formatted"},
       {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [texref0, {%f1, %f2}];", "texref0"}};
@@ -248,11 +247,12 @@ TEST(Lowering, UnresolvedExterns) {
   ASSERT_FALSE(p.hasValue());
   EXPECT_EQ(p.error().code(), 218) << log; // CUDA_ERROR_INVALID_PTX
   EXPECT_NE(log.find("13:1: unresolved extern function 'ext'"), std::string::npos) << log;
-  auto prog = load(head + ".extern .global .align 4 .u32 gv;\n"
-                          ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>;\n"
-                          ".reg .b64 %rd<2>;\nld.param.u64 %rd1, [out];\nld.global.u32 %r1, [gv];\n"
-                          "add.u32 %r1, %r1, 7;\nst.global.u32 [gv], %r1;\nld.global.u32 %r2, [gv];\n"
-                          "st.global.u32 [%rd1], %r2;\nret;\n}\n");
+  auto prog =
+      load(head + ".extern .global .align 4 .u32 gv;\n"
+                  ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>;\n"
+                  ".reg .b64 %rd<2>;\nld.param.u64 %rd1, [out];\nld.global.u32 %r1, [gv];\n"
+                  "add.u32 %r1, %r1, 7;\nst.global.u32 [gv], %r1;\nld.global.u32 %r2, [gv];\n"
+                  "st.global.u32 [%rd1], %r2;\nret;\n}\n");
   ASSERT_TRUE(prog);
   uint32_t out = 0;
   uint32_t *po = &out;
@@ -362,8 +362,8 @@ TEST(Lowering, ReductionLoopVectorisesWithoutScatteredState) {
        at = ir->find("fadd contract <", at + 1))
     ++adds;
   EXPECT_GE(adds, 32u) << "the summing loop is scalar";
-  for (const char *bad : {"masked.scatter.v8i32", "masked.scatter.v16i32",
-                          "masked.scatter.v8i64", "masked.scatter.v16i64"})
+  for (const char *bad : {"masked.scatter.v8i32", "masked.scatter.v16i32", "masked.scatter.v8i64",
+                          "masked.scatter.v16i64"})
     EXPECT_EQ(ir->find(bad), std::string::npos) << bad;
 }
 
@@ -421,4 +421,21 @@ TEST(Lowering, Lop3WithPredicateOutput) {
     ASSERT_EQ(out[3 * t + 1], parity) << t;
     ASSERT_EQ(out[3 * t + 2], flags) << t;
   }
+}
+
+// A thread loop with a long chain of divisions, square roots and exponentials (Black-Scholes)
+// is interleaved four vectors deep, so the CPU has independent work while one vector waits.
+TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
+  uint32_t block[3] = {256, 1, 1};
+  auto ir = cucpu::jit::Program::inspect(readSource("bench/cuda/black_scholes.ptx"), "blackScholes",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if (schedule && *schedule)
+    GTEST_SKIP() << "about the block scheduler's thread loops";
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  size_t divs = 0;
+  for (size_t at = ir->find("fdiv <16 x float>"); at != std::string::npos;
+       at = ir->find("fdiv <16 x float>", at + 1))
+    ++divs;
+  EXPECT_GE(divs, 12u) << "four divisions per option, interleaved four ways";
 }
