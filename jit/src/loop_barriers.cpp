@@ -9,6 +9,8 @@
 #include "cucpu/support/log.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 
 namespace cucpu::jit {
 
@@ -171,6 +173,53 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
   return true;
 }
 
+// An unrolled strided loop (`sum += p[0]; sum += p[256]; ... p += 4096`) reads, in one
+// iteration, as many rows as it has loads, far apart: run as one region, each vector of threads
+// jumps between them and the CPU's prefetchers, which follow ascending streams, see many short
+// streams (the block reduction read 23 GB/s of a 45 GB/s machine). An implicit barrier before
+// each load after the first makes every load a contiguous row across the block's threads. Loads
+// of one base register (or of one split induction variable) at four or more offsets, each at
+// least 128 bytes from the others, qualify; the barrier goes before the load, or before the
+// instruction computing its address from a split induction variable, so that address stays
+// recomputable rather than saved per thread.
+void KernelLowering::stridedLoadSplits(int loopBlock, std::set<size_t> &out) const {
+  const auto &bb = blocks_[loopBlock];
+  struct Load {
+    int64_t offset;
+    size_t at; // where the barrier goes
+  };
+  std::map<std::string, std::vector<Load>> groups;
+  for (size_t k = 0; k < bb.instrs.size(); ++k) {
+    const ptx::Instruction &in = bb.instrs[k];
+    if (in.opcode != "ld" || in.guard || !in.hasMod("global") || in.operands.size() != 2 ||
+        in.operands[1].kind != ptx::Operand::Kind::Address || !in.operands[1].addrIsReg ||
+        bb.flatIndex[k] == SIZE_MAX)
+      continue;
+    std::string base = in.operands[1].name;
+    size_t at = bb.flatIndex[k];
+    if (const size_t iv = base.find("$iv."); iv != std::string::npos && k > 0) {
+      const ptx::Instruction &sum = bb.instrs[k - 1]; // base + offset, just before the use
+      if (sum.operands.empty() || sum.operands[0].name != base || bb.flatIndex[k - 1] == SIZE_MAX)
+        continue;
+      base = base.substr(0, iv);
+      at = bb.flatIndex[k - 1];
+    }
+    groups[base].push_back({in.operands[1].imm, at});
+  }
+  for (auto &[base, loads] : groups) {
+    if (loads.size() < 4)
+      continue;
+    bool apart = true;
+    for (size_t i = 0; i < loads.size() && apart; ++i)
+      for (size_t j = i + 1; j < loads.size() && apart; ++j)
+        apart = std::llabs(loads[i].offset - loads[j].offset) >= 128;
+    if (!apart)
+      continue;
+    for (size_t i = 1; i < loads.size(); ++i)
+      out.insert(loads[i].at);
+  }
+}
+
 // Chooses the loops that get an implicit barrier at their head: innermost, reducible loops
 // without sync points that touch memory. Their trip count may differ between threads (the masked
 // region copies run the threads that disagree; an implicit barrier waits for no thread). Then
@@ -248,12 +297,16 @@ void KernelLowering::addLoopBarriers() {
           findUniform(!anySync);
           defs = regDefs();
         }
-    formBlocks(heads);
+    std::set<size_t> splits;
+    for (const auto &[h, inLoop] : loops)
+      if (std::count(inLoop.begin(), inLoop.end(), true) == 1)
+        stridedLoadSplits(h, splits);
+    formBlocks(heads, splits);
     buildBlocks();
     log::debug(log::Component::Jit,
-               "{}: implicit barriers at {} loop head(s), {} induction "
-               "variable(s) split",
-               fn_.name, heads.size(), split);
+               "{}: implicit barriers at {} loop head(s) and before {} strided load(s), {} "
+               "induction variable(s) split",
+               fn_.name, heads.size(), splits.size(), split);
   }
   for (auto &ri : regs_) { // recomputed on the final blocks
     ri.rematDef = nullptr;

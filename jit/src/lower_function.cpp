@@ -444,7 +444,8 @@ void KernelLowering::collectRegisters() {
 // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
 // warp-level sync instruction) is a block of its own that starts a region; so is an implicit
 // barrier at the head of each loop in `loopHeads` (labels).
-void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
+void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
+                                const std::set<size_t> &splitBefore) {
   blocks_.clear();
   regions_.clear();
   labels_.clear();
@@ -468,6 +469,18 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads) {
     }
     if (!in)
       continue; // .loc, .pragma, .file
+    if (in != &implicitBarrier && splitBefore.count(fi)) {
+      implicitBarrier = loopBarrier(in->loc);
+      startBlock();
+      blocks_.back().instrs.push_back(implicitBarrier);
+      blocks_.back().flatIndex.push_back(SIZE_MAX);
+      blocks_.back().syncRegion = static_cast<int>(regions_.size());
+      Region r;
+      r.entryBlock = static_cast<int>(blocks_.size()) - 1;
+      r.implicit = true;
+      regions_.push_back(r);
+      blocks_.emplace_back();
+    }
     const bool warp = isWarpSync(*in);
     if (warp || isBarrier(*in)) { // unguarded: collectRegisters put guarded ones in branches
       startBlock();
@@ -675,36 +688,38 @@ void KernelLowering::findRegionDefs() {
   const size_t words = (regs_.size() + 63) / 64 + 1;
   const int nb = static_cast<int>(blocks_.size());
   regionDefs_.assign(regions_.size(), std::vector<uint64_t>(words, 0));
-  for (size_t r = 0; r < regions_.size(); ++r) {
-    auto &defs = regionDefs_[r];
-    std::vector<bool> seen(nb, false);
-    std::vector<int> work;
-    if (r > 0) {
-      for (const auto &in : blocks_[regions_[r].entryBlock].instrs)
-        for (int d : regOperands(in, true))
-          setBit(defs, d);
-      work.push_back(regions_[r].entryBlock + 1);
-    } else {
-      work.push_back(0);
-    }
-    while (!work.empty()) {
-      int x = work.back();
-      work.pop_back();
-      if (x >= nb || seen[x])
-        continue;
-      seen[x] = true;
-      if (blocks_[x].syncRegion >= 0) { // a masked copy runs on through a loop's implicit barrier
-        if (regions_[blocks_[x].syncRegion].implicit)
-          work.push_back(x + 1);
-        continue;
+  unmaskedDefs_.assign(regions_.size(), std::vector<uint64_t>(words, 0));
+  for (size_t r = 0; r < regions_.size(); ++r)
+    for (bool throughImplicit : {true, false}) {
+      auto &defs = throughImplicit ? regionDefs_[r] : unmaskedDefs_[r];
+      std::vector<bool> seen(nb, false);
+      std::vector<int> work;
+      if (r > 0) {
+        for (const auto &in : blocks_[regions_[r].entryBlock].instrs)
+          for (int d : regOperands(in, true))
+            setBit(defs, d);
+        work.push_back(regions_[r].entryBlock + 1);
+      } else {
+        work.push_back(0);
       }
-      for (const auto &in : blocks_[x].instrs)
-        for (int d : regOperands(in, true))
-          setBit(defs, d);
-      for (int s2 : blocks_[x].succs)
-        work.push_back(s2);
+      while (!work.empty()) {
+        int x = work.back();
+        work.pop_back();
+        if (x >= nb || seen[x])
+          continue;
+        seen[x] = true;
+        if (blocks_[x].syncRegion >= 0) { // a masked copy runs on through a loop's implicit barrier
+          if (throughImplicit && regions_[blocks_[x].syncRegion].implicit)
+            work.push_back(x + 1);
+          continue;
+        }
+        for (const auto &in : blocks_[x].instrs)
+          for (int d : regOperands(in, true))
+            setBit(defs, d);
+        for (int s2 : blocks_[x].succs)
+          work.push_back(s2);
+      }
     }
-  }
 }
 
 // ld.param of the kernel's own parameters (by name): the same for every thread. Loads from a
@@ -981,10 +996,41 @@ void KernelLowering::planScratch() {
   std::stable_sort(cross.begin(), cross.end(), [&](int a, int b2) {
     return ptx::typeSize(regs_[a].type) > ptx::typeSize(regs_[b2].type);
   });
+  // Registers never live at the same region entry share a slab (an unrolled loop's partial
+  // sums, each live across one barrier, take one slab instead of one each): a thread loads a
+  // register at a region's entry and stores at its end only registers live at the next entry,
+  // so a slab holds the value of the one register live there. Uniform registers keep slabs of
+  // their own (every thread writes their staging slot).
+  struct Slab {
+    uint32_t offset, size;
+    bool uniform;
+    std::vector<bool> busy; // regions at whose entry the slab's value is live
+  };
+  std::vector<Slab> slabs;
   uint32_t off = 0;
   for (int i : cross) {
-    regs_[i].crossOffset = off;
-    off += std::max(1u, ptx::typeSize(regs_[i].type));
+    const uint32_t size = std::max(1u, ptx::typeSize(regs_[i].type));
+    std::vector<bool> live(regions_.size(), false);
+    for (size_t r = 1; r < regions_.size(); ++r)
+      live[r] = getBit(blocks_[regions_[r].entryBlock].liveIn, i);
+    Slab *home = nullptr;
+    for (auto &sl : slabs) {
+      bool disjoint = sl.size == size && !sl.uniform && !regs_[i].uniform;
+      for (size_t r = 1; r < regions_.size() && disjoint; ++r)
+        disjoint = !(live[r] && sl.busy[r]);
+      if (disjoint) {
+        home = &sl;
+        break;
+      }
+    }
+    if (!home) {
+      slabs.push_back({off, size, regs_[i].uniform, std::vector<bool>(regions_.size(), false)});
+      home = &slabs.back();
+      off += size;
+    }
+    for (size_t r = 1; r < regions_.size(); ++r)
+      home->busy[r] = home->busy[r] || live[r];
+    regs_[i].crossOffset = home->offset;
   }
   crossBytes_ = (off + 7) & ~7u;
   if (warpMode_) {
@@ -1273,7 +1319,10 @@ void KernelLowering::emitRegion(int r, bool all) {
           memTy, threadSlot(ri.crossOffset, sz, b.CreateSub(nthreads_, b.getInt32(1))));
       b.CreateStore(staged, threadSlot(ri.crossOffset, sz, b.getInt32(0)));
     }
-  b.CreateBr(dispatch_);
+  // Every thread ran the unmasked copy of a region without branches to the same sync point:
+  // they all wait there, so no scan of their states is needed to know what runs next.
+  const int next = all ? straightSuccessor(r) : -1;
+  b.CreateBr(next > 0 ? regions_[next].preAll : dispatch_);
 }
 
 // The block's scheduler, shared by every region's exit: the smallest resume state of any thread
@@ -1319,6 +1368,24 @@ void KernelLowering::emitDispatch() {
   }
   b.SetInsertPoint(done);
   b.CreateBr(blockEnd_);
+}
+
+// The region every thread of region r reaches when r's body is one PTX block without branches
+// or exits that falls into a plain barrier (no thread count, no reduction), else -1.
+int KernelLowering::straightSuccessor(int r) const {
+  const int body = r > 0 ? regions_[r].entryBlock + 1 : 0;
+  if (body + 1 >= static_cast<int>(blocks_.size()))
+    return -1;
+  const PBlock &bb = blocks_[body], &sync = blocks_[body + 1];
+  if (bb.syncRegion >= 0 || sync.syncRegion <= 0 || bb.succs.size() != 1 || bb.succs[0] != body + 1)
+    return -1;
+  for (const auto &in : bb.instrs)
+    if (isTerminatorOp(in.opcode) || in.opcode == "ret" || in.opcode == "exit")
+      return -1;
+  const int next = sync.syncRegion;
+  if (regions_[next].count || barrierReduction(next))
+    return -1;
+  return next;
 }
 
 // Divisions, square roots and transcendental approximations (the long-latency operations) in
@@ -1512,7 +1579,11 @@ void KernelLowering::storeCross(int region) {
   const auto &live = blocks_[regions_[region].entryBlock].liveIn;
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
-    if (ri.cross < 0 || !getBit(live, id) || !getBit(regionDefs_[curRegion_], id))
+    // an unmasked copy stops at the first sync point; a masked one runs through implicit ones
+    const auto &defs = !warpMode_ && copyIndex_ >= static_cast<int>(regions_.size())
+                           ? unmaskedDefs_[curRegion_]
+                           : regionDefs_[curRegion_];
+    if (ri.cross < 0 || !getBit(live, id) || !getBit(defs, id))
       continue; // not written since the region loaded it: the slab still holds the value
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
     Value *v = b.CreateLoad(ri.ty, ri.slot);

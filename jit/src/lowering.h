@@ -165,7 +165,12 @@ private:
   };
 
   void collectRegisters();
-  void formBlocks(const std::set<std::string> &loopHeads);
+  // Cuts the flat body into blocks; implicit barriers at the labels `loopHeads` and before the
+  // statements `splitBefore` (unrolled strided loads).
+  void formBlocks(const std::set<std::string> &loopHeads, const std::set<size_t> &splitBefore = {});
+  // In a one-block loop with an implicit barrier, the statements before which further implicit
+  // barriers make each of an unrolled strided loop's loads a row across the threads.
+  void stridedLoadSplits(int loopBlock, std::set<size_t> &out) const;
   void buildBlocks();
   // loop_barriers.cpp: implicit barriers at the heads of block-uniform loops, so that each
   // iteration runs as a thread loop (vectorised across threads) instead of each thread running
@@ -196,6 +201,7 @@ private:
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
   unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
+  int straightSuccessor(int r) const;   // the region all of r's threads go on to, or -1
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop
   const ptx::Instruction *barrierReduction(int region) const;
@@ -293,6 +299,7 @@ private:
   llvm::Value *warpLanes_ = nullptr;  // warp mode: lanes that exist in the current warp
   std::unordered_map<int, llvm::Value *> uniformIn_; // block mode: uniform inputs of the region
   std::vector<std::vector<uint64_t>> regionDefs_;    // registers each region may write
+  std::vector<std::vector<uint64_t>> unmaskedDefs_;  // ... up to its first sync point
   std::map<std::pair<int, int>, llvm::BasicBlock *> copies_; // (region copy, PTX block)
   int copyIndex_ = 0; // region copies: r for the masked (or only) copy, r + #regions for `all`
   std::vector<int> pending_;

@@ -71,3 +71,23 @@ extern "C" __global__ void gridStrideHistogram(const unsigned *words, unsigned n
   for (unsigned b = threadIdx.x; b < 64; b += blockDim.x)
     atomicAdd(&hist[b], bins[b]);
 }
+
+// An unrolled strided loop (four loads 256 bytes apart in one loop block) whose trip count
+// varies by thread, then a barrier: each load becomes a row across the threads.
+extern "C" __global__ void unrolledStrided(const int *in, int *out, int rounds) {
+  __shared__ int s[256];
+  const int t = threadIdx.x;
+  const int *p = in + blockIdx.x * 64 * 4 * rounds + t;
+  const int my = rounds - t % 3;
+  int sum = 0;
+  for (int k = 0; k < my; ++k) {
+    sum += p[0] * (4 * k + 1);
+    sum ^= p[64];
+    sum += p[128] * 3;
+    sum -= p[192];
+    p += 256;
+  }
+  s[t] = sum;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = sum + s[(t + 1) % blockDim.x];
+}

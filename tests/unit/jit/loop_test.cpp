@@ -53,6 +53,37 @@ TEST_F(LoopBarriers, StridedSumsWithEarlyExitsAndABarrier) {
   }
 }
 
+// nvcc unrolls the strided loop 16 and 4 times; each load then gets an implicit barrier of its
+// own (a row across the threads), and threads leave after 1 to 7 iterations.
+TEST_F(LoopBarriers, UnrolledStridedLoadsWithVaryingTripCounts) {
+  const int n = 64, blocks = 2;
+  for (int rounds : {7, 4, 1}) {
+    std::vector<int> in(size_t(blocks) * 256 * rounds), out(blocks * n, -1);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = int(i * 13 % 101) - 50;
+    int *pi = in.data(), *po = out.data();
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {n, 1, 1};
+    runGrid(*prog, "unrolledStrided", grid, block, {&pi, &po, &rounds}, 0, 2);
+    for (int b = 0; b < blocks; ++b) {
+      std::vector<int> sums(n);
+      for (int t = 0; t < n; ++t) {
+        const int *p = in.data() + size_t(b) * 256 * rounds + t;
+        int sum = 0;
+        for (int k = 0; k < rounds - t % 3; ++k, p += 256) {
+          sum += p[0] * (4 * k + 1);
+          sum ^= p[64];
+          sum += p[128] * 3;
+          sum -= p[192];
+        }
+        sums[t] = sum;
+      }
+      for (int t = 0; t < n; ++t)
+        ASSERT_EQ(out[b * n + t], sums[t] + sums[(t + 1) % n])
+            << "rounds " << rounds << " b " << b << " t " << t;
+    }
+  }
+}
+
 TEST_F(LoopBarriers, NaiveMatrixProductWithBoundsChecks) {
   const int m = 37, q = 29, p = 45; // not multiples of the 16 x 8 block: edge blocks have exits
   std::vector<int> a(m * q), bm(q * p), c(m * p, -1);
