@@ -1361,13 +1361,58 @@ void KernelLowering::emitDispatch() {
     if (!every && !maskedCopies_)
       continue;
     b.SetInsertPoint(every ? toAll : toSome);
-    auto *sw = b.CreateSwitch(nb, done, regions_.size());
+    // Threads apart: those still inside a loop (waiting at an implicit barrier) go first. A
+    // real barrier textually before the loop (the top of an outer loop) must not be released
+    // while they have yet to reach it; one masked run takes them through the loop's implicit
+    // barriers to a real one or to their exit.
+    Value *next = every ? nb : inLoopFirst(nb);
+    auto *sw = b.CreateSwitch(next, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
       sw->addCase(b.getInt32(static_cast<uint32_t>(k)),
                   every ? regions_[k].preAll : regions_[k].pre);
   }
   b.SetInsertPoint(done);
   b.CreateBr(blockEnd_);
+}
+
+// The smallest state of a thread waiting at an implicit (loop) barrier, else `smallest`.
+Value *KernelLowering::inLoopFirst(Value *smallest) {
+  std::vector<uint8_t> implicit;
+  bool any = false;
+  for (const auto &r : regions_) {
+    implicit.push_back(r.implicit ? 1 : 0);
+    any = any || r.implicit;
+  }
+  if (!any)
+    return smallest;
+  auto *i32 = b.getInt32Ty();
+  auto *init = llvm::ConstantDataArray::get(ctx, implicit);
+  auto *table = new llvm::GlobalVariable(
+      *ms.mod, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, "implicit.regions");
+  BasicBlock *before = b.GetInsertBlock();
+  BasicBlock *scan = BasicBlock::Create(ctx, "inloop.scan", f_);
+  BasicBlock *scanned = BasicBlock::Create(ctx, "inloop.scanned", f_);
+  b.CreateBr(scan);
+  b.SetInsertPoint(scan);
+  auto *t = b.CreatePHI(i32, 2, "t");
+  auto *best = b.CreatePHI(i32, 2, "inloop");
+  t->addIncoming(b.getInt32(0), before);
+  best->addIncoming(b.getInt32(kExited), before);
+  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+  Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
+  Value *flag = b.CreateLoad(
+      b.getInt8Ty(),
+      b.CreateGEP(b.getInt8Ty(), table,
+                  b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
+  Value *cand = b.CreateSelect(b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0))), st,
+                               b.getInt32(kExited));
+  Value *best2 = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, cand);
+  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
+  t->addIncoming(tn, scan);
+  best->addIncoming(best2, scan);
+  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
+  b.SetInsertPoint(scanned);
+  return b.CreateSelect(b.CreateICmpEQ(best2, b.getInt32(kExited)), smallest, best2);
 }
 
 // The region every thread of region r reaches when r's body is one PTX block without branches

@@ -202,6 +202,7 @@ private:
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
   unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
   int straightSuccessor(int r) const;   // the region all of r's threads go on to, or -1
+  llvm::Value *inLoopFirst(llvm::Value *smallest); // threads apart: loops before barriers
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop
   const ptx::Instruction *barrierReduction(int region) const;

@@ -91,3 +91,23 @@ extern "C" __global__ void unrolledStrided(const int *in, int *out, int rounds) 
   __syncthreads();
   out[blockIdx.x * blockDim.x + t] = sum + s[(t + 1) % blockDim.x];
 }
+
+// A double-buffered outer loop with one barrier at its top and an inner loop whose trip count
+// varies by thread: a thread done with the inner loop reaches the top barrier while others are
+// still inside it, and must wait there for them (regression: it used to be let through).
+extern "C" __global__ void doubleBufferedRounds(int *out, int rounds) {
+  __shared__ int s[2][64];
+  const int t = threadIdx.x;
+  int acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    int *buf = s[r & 1];
+    buf[t] = acc + r * 1000 + t;
+    __syncthreads();
+    int sum = 0;
+    const int trip = (t % 4) * 3 + 1;
+    for (int k = 0; k < trip; ++k)
+      sum += buf[(t + 7 * k) % 64];
+    acc = sum & 0xffff;
+  }
+  out[blockIdx.x * 64 + t] = acc;
+}

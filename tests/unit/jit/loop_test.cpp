@@ -2,6 +2,7 @@
 // results against exact host references, for full blocks, early exits and a lone thread.
 #include "run_grid.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
 
@@ -81,6 +82,31 @@ TEST_F(LoopBarriers, UnrolledStridedLoadsWithVaryingTripCounts) {
         ASSERT_EQ(out[b * n + t], sums[t] + sums[(t + 1) % n])
             << "rounds " << rounds << " b " << b << " t " << t;
     }
+  }
+}
+
+TEST_F(LoopBarriers, OuterLoopBarrierWaitsForThreadsStillInTheInnerLoop) {
+  for (int rounds : {1, 2, 5}) {
+    std::vector<int> out(2 * 64, -1);
+    int *po = out.data();
+    uint32_t grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
+    runGrid(*prog, "doubleBufferedRounds", grid, block, {&po, &rounds}, 0, 2);
+    int s[2][64] = {}, acc[64] = {};
+    for (int r = 0; r < rounds; ++r) {
+      int *buf = s[r & 1], next[64];
+      for (int t = 0; t < 64; ++t)
+        buf[t] = acc[t] + r * 1000 + t;
+      for (int t = 0; t < 64; ++t) {
+        int sum = 0;
+        for (int k = 0; k < (t % 4) * 3 + 1; ++k)
+          sum += buf[(t + 7 * k) % 64];
+        next[t] = sum & 0xffff;
+      }
+      std::copy(next, next + 64, acc);
+    }
+    for (int b = 0; b < 2; ++b)
+      for (int t = 0; t < 64; ++t)
+        ASSERT_EQ(out[b * 64 + t], acc[t]) << "rounds " << rounds << " b " << b << " t " << t;
   }
 }
 
