@@ -221,11 +221,10 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     need(2);
     ptx::Space sp = spaceOf(in);
     Value *v = src(1, T::U64);
-    // Shared and kernel-parameter addresses are offsets into their windows (the block's shared
-    // memory, the launch's parameter buffer); generic addresses are host pointers.
-    if (sp == ptx::Space::Shared || sp == ptx::Space::Param) {
-      Value *base =
-          b.CreatePtrToInt(sp == ptx::Space::Shared ? sharedBase_ : params_, b.getInt64Ty());
+    // Shared addresses are offsets into the block's shared window; generic addresses, and
+    // .param addresses in registers, are host pointers.
+    if (sp == ptx::Space::Shared) {
+      Value *base = b.CreatePtrToInt(sharedBase_, b.getInt64Ty());
       v = in.hasMod("to") ? b.CreateSub(v, base) : b.CreateAdd(v, base);
     }
     write(o[0], v, t, in);

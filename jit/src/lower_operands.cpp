@@ -47,28 +47,44 @@ Value *KernelLowering::special(const ptx::Operand &op, const ptx::Instruction &i
   int c = op.component < 0 ? 0 : op.component;
   if (c > 2 && (n == "%tid" || n == "%ntid" || n == "%ctaid" || n == "%nctaid"))
     return b.getInt32(n == "%ntid" || n == "%nctaid" ? 1 : 0);
-  if (n == "%tid") return tid_[c];
-  if (n == "%ntid") return ntid_[c];
-  if (n == "%ctaid") return ctaid_[c];
-  if (n == "%nctaid") return nctaid_[c];
-  if (n == "%laneid") return b.CreateAnd(linearTid_, b.getInt32(31));
-  if (n == "%warpid") return b.CreateLShr(linearTid_, b.getInt32(5));
-  if (n == "%nwarpid") return b.CreateLShr(b.CreateAdd(nthreads_, b.getInt32(31)), b.getInt32(5));
-  if (n == "WARP_SZ") return b.getInt32(32);
-  if (n == "%smid") return b.getInt32(0);
-  if (n == "%nsmid") return b.getInt32(1);
-  if (n == "%gridid") return b.getInt64(0);
-  if (n == "%dynamic_smem_size") return dynShared_;
+  if (n == "%tid")
+    return tid_[c];
+  if (n == "%ntid")
+    return ntid_[c];
+  if (n == "%ctaid")
+    return ctaid_[c];
+  if (n == "%nctaid")
+    return nctaid_[c];
+  if (n == "%laneid")
+    return b.CreateAnd(linearTid_, b.getInt32(31));
+  if (n == "%warpid")
+    return b.CreateLShr(linearTid_, b.getInt32(5));
+  if (n == "%nwarpid")
+    return b.CreateLShr(b.CreateAdd(nthreads_, b.getInt32(31)), b.getInt32(5));
+  if (n == "WARP_SZ")
+    return b.getInt32(32);
+  if (n == "%smid")
+    return b.getInt32(0);
+  if (n == "%nsmid")
+    return b.getInt32(1);
+  if (n == "%gridid")
+    return b.getInt64(0);
+  if (n == "%dynamic_smem_size")
+    return dynShared_;
   if (n == "%total_smem_size")
     return b.CreateAdd(dynShared_, b.getInt32(info_.staticSharedBytes));
   if (n == "%lanemask_eq" || n == "%lanemask_lt" || n == "%lanemask_le" || n == "%lanemask_gt" ||
       n == "%lanemask_ge") {
     Value *lane = b.CreateAnd(linearTid_, b.getInt32(31));
     Value *bit = b.CreateShl(b.getInt32(1), lane);
-    if (n == "%lanemask_eq") return bit;
-    if (n == "%lanemask_lt") return b.CreateSub(bit, b.getInt32(1));
-    if (n == "%lanemask_le") return b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1)));
-    if (n == "%lanemask_ge") return b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
+    if (n == "%lanemask_eq")
+      return bit;
+    if (n == "%lanemask_lt")
+      return b.CreateSub(bit, b.getInt32(1));
+    if (n == "%lanemask_le")
+      return b.CreateOr(bit, b.CreateSub(bit, b.getInt32(1)));
+    if (n == "%lanemask_ge")
+      return b.CreateNot(b.CreateSub(bit, b.getInt32(1)));
     return b.CreateShl(b.getInt32(-2), lane); // gt
   }
   if (n == "%clock" || n == "%clock64") {
@@ -79,10 +95,12 @@ Value *KernelLowering::special(const ptx::Operand &op, const ptx::Instruction &i
     // Nanoseconds, as on a GPU: the runtime reads the real-time clock.
     auto *ptrTy = llvm::PointerType::get(ctx, 0);
     Value *fn = b.CreateLoad(ptrTy, b.CreateConstGEP1_32(b.getInt8Ty(), services_,
-                                                          offsetof(cucpu_services, globaltimer)));
+                                                         offsetof(cucpu_services, globaltimer)));
     Value *t = b.CreateCall(llvm::FunctionType::get(b.getInt64Ty(), false), fn);
-    if (n == "%globaltimer_lo") return b.CreateTrunc(t, b.getInt32Ty());
-    if (n == "%globaltimer_hi") return b.CreateTrunc(b.CreateLShr(t, 32), b.getInt32Ty());
+    if (n == "%globaltimer_lo")
+      return b.CreateTrunc(t, b.getInt32Ty());
+    if (n == "%globaltimer_hi")
+      return b.CreateTrunc(b.CreateLShr(t, 32), b.getInt32Ty());
     return t;
   }
   if (n.rfind("%envreg", 0) == 0) {
@@ -152,14 +170,15 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
   case K::FImm: {
     if (ty->isFloatTy()) {
       if (op.fwidth == 32)
-        return llvm::ConstantFP::get(ctx, llvm::APFloat(llvm::APFloat::IEEEsingle(),
-                                                        llvm::APInt(32, op.fbits)));
-      return llvm::ConstantFP::get(ty, op.fwidth == 64 ? llvm::bit_cast<double>(op.fbits) : op.fval);
+        return llvm::ConstantFP::get(
+            ctx, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, op.fbits)));
+      return llvm::ConstantFP::get(ty,
+                                   op.fwidth == 64 ? llvm::bit_cast<double>(op.fbits) : op.fval);
     }
     if (ty->isDoubleTy()) {
       if (op.fwidth == 64)
-        return llvm::ConstantFP::get(ctx, llvm::APFloat(llvm::APFloat::IEEEdouble(),
-                                                        llvm::APInt(64, op.fbits)));
+        return llvm::ConstantFP::get(
+            ctx, llvm::APFloat(llvm::APFloat::IEEEdouble(), llvm::APInt(64, op.fbits)));
       if (op.fwidth == 32)
         return llvm::ConstantFP::get(ty, llvm::bit_cast<float>(static_cast<uint32_t>(op.fbits)));
       return llvm::ConstantFP::get(ty, op.fval);
@@ -176,6 +195,8 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
     }
     ptx::Space sp;
     Value *a = symbolAddress(op.name, in, &sp);
+    if (sp == ptx::Space::Param) // a kernel parameter's address in a register: a host pointer
+      a = b.CreateAdd(b.CreatePtrToInt(params_, b.getInt64Ty()), a);
     if (op.imm)
       a = b.CreateAdd(a, b.getInt64(op.imm));
     return convert(a, ty, false);
@@ -204,6 +225,10 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
       ((op.kind == K::Address || op.kind == K::Symbol) && regIds_.count(op.name))) {
     RegInfo &ri = reg(op.name, in);
     base = convert(b.CreateLoad(ri.ty, ri.slot), b.getInt64Ty(), false);
+    // .param addresses in registers are host pointers: a kernel parameter's (mov adds the
+    // buffer's base) or a device function's argument slot (.local memory)
+    if (space == ptx::Space::Param)
+      space = symSpace = ptx::Space::Local;
   } else if (!op.name.empty()) {
     base = symbolAddress(op.name, in, &symSpace);
     if (space == ptx::Space::None && symSpace == ptx::Space::Shared)
@@ -220,8 +245,6 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
   case ptx::Space::Shared:
     return b.CreateGEP(b.getInt8Ty(), sharedBase_, off);
   case ptx::Space::Param:
-    if (symSpace != ptx::Space::Param)
-      throwUnsupported(op.loc, "parameter access through a register in '" + spellingOf(in) + "'");
     return b.CreateGEP(b.getInt8Ty(), params_, off);
   default:
     return b.CreateIntToPtr(off, llvm::PointerType::get(ctx, 0));
