@@ -955,6 +955,51 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
             changed = true;
           }
       }
+    // A uniform slot holds one value per block, so every thread must run a uniform register's
+    // definitions in the same region execution. Around a loop's implicit barrier that fails
+    // when the loop is reached by only some threads (its head is divergent) or threads leave it
+    // after different numbers of iterations (a varying branch in it): then the code a masked
+    // copy runs from the loop head up to the next real barrier (the loop, what follows it, an
+    // enclosing loop's back edge) runs for different threads at different times, and a
+    // definition there (an enclosing loop's counter incremented after the inner loop) would be
+    // read updated by the threads that come later. Those definitions are per thread.
+    for (size_t r = 1; r < regions_.size(); ++r) {
+      if (!regions_[r].implicit)
+        continue;
+      const int head = regions_[r].entryBlock;
+      bool apart = divergent[head] || (head + 1 < static_cast<int>(nb) && divergent[head + 1]);
+      std::vector<int> window, work{head + 1};
+      std::vector<bool> seen(nb, false);
+      while (!work.empty()) {
+        const int x = work.back();
+        work.pop_back();
+        if (x >= static_cast<int>(nb) || seen[x])
+          continue;
+        seen[x] = true;
+        if (blocks_[x].syncRegion >= 0) {
+          if (regions_[blocks_[x].syncRegion].implicit)
+            work.push_back(x + 1);
+          continue;
+        }
+        window.push_back(x);
+        const auto &bb = blocks_[x];
+        if (!bb.instrs.empty() && bb.succs.size() > 1 && bb.instrs.back().guard &&
+            regIds_.count(bb.instrs.back().guard->reg) &&
+            varying[regIds_.at(bb.instrs.back().guard->reg)])
+          apart = true;
+        for (int s2 : bb.succs)
+          work.push_back(s2);
+      }
+      if (!apart)
+        continue;
+      for (int x : window)
+        for (const auto &in : blocks_[x].instrs)
+          for (int d : regOperands(in, true))
+            if (!varying[d]) {
+              varying[d] = true;
+              changed = true;
+            }
+    }
   }
   // Warp mode interleaves the regions of different warps, so a shared slot could be updated by
   // one warp before another has read it: uniform slots are for block mode only.
