@@ -1434,30 +1434,21 @@ Value *KernelLowering::inLoopFirst(Value *smallest) {
   auto *init = llvm::ConstantDataArray::get(ctx, implicit);
   auto *table = new llvm::GlobalVariable(
       *ms.mod, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, "implicit.regions");
-  BasicBlock *before = b.GetInsertBlock();
-  BasicBlock *scan = BasicBlock::Create(ctx, "inloop.scan", f_);
-  BasicBlock *scanned = BasicBlock::Create(ctx, "inloop.scanned", f_);
-  b.CreateBr(scan);
-  b.SetInsertPoint(scan);
-  auto *t = b.CreatePHI(i32, 2, "t");
-  auto *best = b.CreatePHI(i32, 2, "inloop");
-  t->addIncoming(b.getInt32(0), before);
-  best->addIncoming(b.getInt32(kExited), before);
-  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
-  Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
-  Value *flag = b.CreateLoad(
-      b.getInt8Ty(),
-      b.CreateGEP(b.getInt8Ty(), table,
-                  b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
-  Value *cand = b.CreateSelect(b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0))), st,
-                               b.getInt32(kExited));
-  Value *best2 = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, cand);
-  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
-  t->addIncoming(tn, scan);
-  best->addIncoming(best2, scan);
-  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
-  b.SetInsertPoint(scanned);
-  return b.CreateSelect(b.CreateICmpEQ(best2, b.getInt32(kExited)), smallest, best2);
+  Value *best = foldLoop(
+      nthreads_, {b.getInt32(kExited)},
+      [&](Value *t, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+        Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
+        Value *flag = b.CreateLoad(
+            b.getInt8Ty(),
+            b.CreateGEP(b.getInt8Ty(), table,
+                        b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
+        Value *cand = b.CreateSelect(b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0))), st,
+                                     b.getInt32(kExited));
+        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], cand)};
+      },
+      "inloop.scan")[0];
+  return b.CreateSelect(b.CreateICmpEQ(best, b.getInt32(kExited)), smallest, best);
 }
 
 // The region every thread of region r reaches when r's body is one PTX block without branches
@@ -1503,31 +1494,47 @@ unsigned KernelLowering::longLatencyOps(int r) const {
 // The smallest resume state of any thread of the block (kExited when all have exited): the
 // region the block runs next. Emitted as a loop at the insertion point, which it leaves after.
 Value *KernelLowering::smallestState(Value **largest) {
+  auto acc = foldLoop(
+      nthreads_, {b.getInt32(kExited), b.getInt32(0)},
+      [&](Value *t, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *st = b.CreateLoad(b.getInt32Ty(), threadSlot(stateOff_, 4, t));
+        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], st),
+                largest ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a[1], st) : a[1]};
+      },
+      "state.scan");
+  if (largest)
+    *largest = acc[1];
+  return acc[0];
+}
+
+std::vector<Value *> KernelLowering::foldLoop(
+    Value *count, std::vector<Value *> init,
+    const std::function<std::vector<Value *>(Value *, const std::vector<Value *> &)> &step,
+    const char *name) {
   auto *i32 = b.getInt32Ty();
   BasicBlock *before = b.GetInsertBlock();
-  BasicBlock *scan = BasicBlock::Create(ctx, "state.scan", f_);
-  BasicBlock *scanned = BasicBlock::Create(ctx, "state.scanned", f_);
-  b.CreateBr(scan);
-  b.SetInsertPoint(scan);
-  auto *t = b.CreatePHI(i32, 2, "t");
-  auto *best = b.CreatePHI(i32, 2, "next");
-  t->addIncoming(b.getInt32(0), before);
-  best->addIncoming(b.getInt32(kExited), before);
-  llvm::PHINode *most = largest ? b.CreatePHI(i32, 2, "most") : nullptr;
-  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
-  Value *nb = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, st);
-  if (most) {
-    most->addIncoming(b.getInt32(0), before);
-    Value *nm = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, most, st);
-    most->addIncoming(nm, scan);
-    *largest = nm;
+  BasicBlock *loop = BasicBlock::Create(ctx, name, f_);
+  BasicBlock *done = BasicBlock::Create(ctx, std::string(name) + ".done", f_);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  auto *i = b.CreatePHI(i32, 2, "i");
+  i->addIncoming(b.getInt32(0), before);
+  std::vector<llvm::PHINode *> phis;
+  std::vector<Value *> acc;
+  for (Value *v : init) {
+    phis.push_back(b.CreatePHI(v->getType(), 2));
+    phis.back()->addIncoming(v, before);
+    acc.push_back(phis.back());
   }
-  Value *tn = b.CreateAdd(t, b.getInt32(1), "", true, true);
-  t->addIncoming(tn, scan);
-  best->addIncoming(nb, scan);
-  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), scan, scanned);
-  b.SetInsertPoint(scanned);
-  return nb;
+  std::vector<Value *> next = step(i, acc);
+  Value *in = b.CreateAdd(i, b.getInt32(1), "", true, true);
+  BasicBlock *latch = b.GetInsertBlock();
+  i->addIncoming(in, latch);
+  for (size_t k = 0; k < phis.size(); ++k)
+    phis[k]->addIncoming(next[k], latch);
+  b.CreateCondBr(b.CreateICmpULT(in, count), loop, done);
+  b.SetInsertPoint(done);
+  return next;
 }
 
 // The bar.red instruction that starts region r, or null.

@@ -85,22 +85,13 @@ void KernelLowering::emitWarpScheduler() {
   b.SetInsertPoint(sched);
   auto *cur = b.CreatePHI(i32, 2, "cur");
   cur->addIncoming(nb, warpHdr);
-  BasicBlock *maskLoop = BasicBlock::Create(ctx, "warp.mask", f_);
-  BasicBlock *maskDone = BasicBlock::Create(ctx, "warp.masked", f_);
-  b.CreateBr(maskLoop);
-  b.SetInsertPoint(maskLoop);
-  auto *ml = b.CreatePHI(i32, 2, "lane");
-  auto *macc = b.CreatePHI(i32, 2, "mask");
-  ml->addIncoming(b.getInt32(0), sched);
-  macc->addIncoming(b.getInt32(0), sched);
-  Value *ms0 = b.CreateLoad(i32, stateOf(b.CreateAdd(warpBase_, ml)));
-  Value *bit = b.CreateShl(b.CreateZExt(b.CreateICmpEQ(ms0, cur), i32), ml);
-  Value *macc2 = b.CreateOr(macc, bit);
-  Value *mln = b.CreateAdd(ml, b.getInt32(1));
-  ml->addIncoming(mln, maskLoop);
-  macc->addIncoming(macc2, maskLoop);
-  b.CreateCondBr(b.CreateICmpULT(mln, warpLanes_), maskLoop, maskDone);
-  b.SetInsertPoint(maskDone);
+  Value *macc2 = foldLoop(
+      warpLanes_, {b.getInt32(0)},
+      [&](Value *lane, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *st = b.CreateLoad(i32, stateOf(b.CreateAdd(warpBase_, lane)));
+        return {b.CreateOr(a[0], b.CreateShl(b.CreateZExt(b.CreateICmpEQ(st, cur), i32), lane))};
+      },
+      "warp.mask")[0];
   activeMask_ = macc2;
   auto *sw = b.CreateSwitch(cur, pick, regions_.size());
 
@@ -138,26 +129,20 @@ void KernelLowering::emitWarpScheduler() {
 
   // Next step for this warp: the smallest warp-level region any of its lanes waits at.
   b.SetInsertPoint(pick);
-  BasicBlock *pickLoop = BasicBlock::Create(ctx, "warp.pickloop", f_);
-  BasicBlock *picked = BasicBlock::Create(ctx, "warp.picked", f_);
-  b.CreateBr(pickLoop);
-  b.SetInsertPoint(pickLoop);
-  auto *pl = b.CreatePHI(i32, 2, "lane");
-  auto *pbest = b.CreatePHI(i32, 2, "best");
-  pl->addIncoming(b.getInt32(0), pick);
-  pbest->addIncoming(b.getInt32(exited), pick);
-  Value *ps = b.CreateLoad(i32, stateOf(b.CreateAdd(warpBase_, pl)));
-  Value *isExit = b.CreateICmpEQ(ps, b.getInt32(exited));
-  Value *idx = b.CreateSelect(isExit, b.getInt32(0), ps);
-  Value *flag = b.CreateLoad(i8, b.CreateGEP(i8, table, b.CreateZExt(idx, b.getInt64Ty())));
-  Value *cand = b.CreateSelect(b.CreateAnd(b.CreateNot(isExit), b.CreateICmpNE(flag, b.getInt8(0))),
-                               ps, b.getInt32(exited));
-  Value *pbest2 = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, pbest, cand);
-  Value *pln = b.CreateAdd(pl, b.getInt32(1));
-  pl->addIncoming(pln, pickLoop);
-  pbest->addIncoming(pbest2, pickLoop);
-  b.CreateCondBr(b.CreateICmpULT(pln, warpLanes_), pickLoop, picked);
-  b.SetInsertPoint(picked);
+  Value *pbest2 = foldLoop(
+      warpLanes_, {b.getInt32(exited)},
+      [&](Value *lane, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *ps = b.CreateLoad(i32, stateOf(b.CreateAdd(warpBase_, lane)));
+        Value *isExit = b.CreateICmpEQ(ps, b.getInt32(exited));
+        Value *idx = b.CreateSelect(isExit, b.getInt32(0), ps);
+        Value *flag = b.CreateLoad(i8, b.CreateGEP(i8, table, b.CreateZExt(idx, b.getInt64Ty())));
+        Value *cand =
+            b.CreateSelect(b.CreateAnd(b.CreateNot(isExit), b.CreateICmpNE(flag, b.getInt8(0))), ps,
+                           b.getInt32(exited));
+        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], cand)};
+      },
+      "warp.pickloop")[0];
+  BasicBlock *picked = b.GetInsertBlock();
   cur->addIncoming(pbest2, picked);
   b.CreateCondBr(b.CreateICmpEQ(pbest2, b.getInt32(exited)), warpLatch, sched);
 

@@ -200,6 +200,13 @@ private:
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
+  // A loop over i = 0 .. count-1 (count >= 1) at the insertion point carrying the accumulators
+  // `init`: step(i, acc) gives their next values. Returns the final ones; the builder is left
+  // after the loop.
+  std::vector<llvm::Value *> foldLoop(llvm::Value *count, std::vector<llvm::Value *> init,
+                                      const std::function<std::vector<llvm::Value *>(
+                                          llvm::Value *, const std::vector<llvm::Value *> &)> &step,
+                                      const char *name);
   unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
   int straightSuccessor(int r) const;   // the region all of r's threads go on to, or -1
   llvm::Value *inLoopFirst(llvm::Value *smallest); // threads apart: loops before barriers

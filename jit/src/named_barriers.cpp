@@ -8,7 +8,6 @@
 
 namespace cucpu::jit {
 
-using llvm::BasicBlock;
 using llvm::Value;
 
 // The barrier id and thread count of bar.sync/bar.arrive a, b and bar.red d, a, b, c
@@ -57,22 +56,13 @@ Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) 
     return b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(), barrierCounts_, 0, id);
   };
   // Threads still running.
-  BasicBlock *before = b.GetInsertBlock();
-  BasicBlock *liveLoop = BasicBlock::Create(ctx, "named.live", f_);
-  BasicBlock *liveDone = BasicBlock::Create(ctx, "named.lived", f_);
-  b.CreateBr(liveLoop);
-  b.SetInsertPoint(liveLoop);
-  auto *t = b.CreatePHI(i32, 2, "t");
-  auto *live = b.CreatePHI(i32, 2, "live");
-  t->addIncoming(b.getInt32(0), before);
-  live->addIncoming(b.getInt32(0), before);
-  Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
-  Value *live2 = b.CreateAdd(live, b.CreateZExt(b.CreateICmpNE(st, b.getInt32(exited)), i32));
-  Value *tn = b.CreateAdd(t, b.getInt32(1));
-  t->addIncoming(tn, liveLoop);
-  live->addIncoming(live2, liveLoop);
-  b.CreateCondBr(b.CreateICmpULT(tn, nthreads_), liveLoop, liveDone);
-  b.SetInsertPoint(liveDone);
+  Value *live2 = foldLoop(
+      nthreads_, {b.getInt32(0)},
+      [&](Value *t, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+        return {b.CreateAdd(a[0], b.CreateZExt(b.CreateICmpNE(st, b.getInt32(exited)), i32))};
+      },
+      "named.live")[0];
   // Which regions wait at an incomplete named barrier.
   std::vector<std::pair<int, Value *>> blocked;
   std::vector<std::pair<int, Value *>> needed;
@@ -85,26 +75,17 @@ Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) 
       needed.emplace_back(static_cast<int>(r), need);
     }
   // The smallest runnable state.
-  BasicBlock *scanFrom = b.GetInsertBlock();
-  BasicBlock *scan = BasicBlock::Create(ctx, "named.scan", f_);
-  BasicBlock *scanned = BasicBlock::Create(ctx, "named.scanned", f_);
-  b.CreateBr(scan);
-  b.SetInsertPoint(scan);
-  auto *u = b.CreatePHI(i32, 2, "t");
-  auto *best = b.CreatePHI(i32, 2, "runnable");
-  u->addIncoming(b.getInt32(0), scanFrom);
-  best->addIncoming(b.getInt32(exited), scanFrom);
-  Value *s2 = b.CreateLoad(i32, threadSlot(stateOff_, 4, u));
-  Value *cand = s2;
-  for (auto &[r, isBlocked] : blocked)
-    cand = b.CreateSelect(b.CreateAnd(b.CreateICmpEQ(s2, b.getInt32(r)), isBlocked),
-                          b.getInt32(exited), cand);
-  Value *best2 = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, best, cand);
-  Value *un = b.CreateAdd(u, b.getInt32(1));
-  u->addIncoming(un, scan);
-  best->addIncoming(best2, scan);
-  b.CreateCondBr(b.CreateICmpULT(un, nthreads_), scan, scanned);
-  b.SetInsertPoint(scanned);
+  Value *best2 = foldLoop(
+      nthreads_, {b.getInt32(exited)},
+      [&](Value *u, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *s2 = b.CreateLoad(i32, threadSlot(stateOff_, 4, u));
+        Value *cand = s2;
+        for (auto &[r, isBlocked] : blocked)
+          cand = b.CreateSelect(b.CreateAnd(b.CreateICmpEQ(s2, b.getInt32(r)), isBlocked),
+                                b.getInt32(exited), cand);
+        return {b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], cand)};
+      },
+      "named.scan")[0];
   Value *pick = b.CreateSelect(b.CreateICmpEQ(best2, b.getInt32(exited)), smallest, best2);
   for (auto &[r, need] : needed) { // the chosen barrier's arrivals are consumed
     Value *p = counter(regions_[r].barrierId);
