@@ -804,11 +804,18 @@ std::vector<bool> KernelLowering::exitOnlyBlocks() const {
 // Post-dominator sets over the PTX CFG (small: iterate to a fixed point). With `exitsOnly`, a
 // branch with a successor that can still reach a sync point ignores its exit-only successors
 // (threads sent there never meet the others again: `if (i >= n) return;` does not make the code
-// after it divergent); `ignoreAllExits` ignores them everywhere.
-std::vector<std::vector<bool>> KernelLowering::postDominators(const std::vector<bool> *exitsOnly,
-                                                              bool ignoreAllExits) const {
+// after it divergent); `ignoreAllExits` ignores them everywhere. With `varyingBranch`, only the
+// branches it marks ignore them: a uniform loop whose exit leads to the kernel's exit-only tail
+// would otherwise have no exit at all, and every block of an exitless loop post-dominates every
+// other (a varying branch inside it then looked convergent).
+std::vector<std::vector<bool>>
+KernelLowering::postDominators(const std::vector<bool> *exitsOnly, bool ignoreAllExits,
+                               const std::vector<bool> *varyingBranch) const {
   const size_t nb = blocks_.size();
-  auto ignored = [&](int s) { return exitsOnly && (*exitsOnly)[s]; };
+  size_t from = 0; // the block whose successors are being looked at
+  auto ignored = [&](int s) {
+    return exitsOnly && (*exitsOnly)[s] && (!varyingBranch || (*varyingBranch)[from]);
+  };
   std::vector<std::vector<bool>> pdom(nb, std::vector<bool>(nb, true));
   for (size_t i = 0; i < nb; ++i)
     if (blocks_[i].succs.empty()) {
@@ -820,6 +827,7 @@ std::vector<std::vector<bool>> KernelLowering::postDominators(const std::vector<
     for (size_t i = nb; i-- > 0;) {
       if (blocks_[i].succs.empty())
         continue;
+      from = i;
       bool someLive = false;
       for (int s : blocks_[i].succs)
         someLive = someLive || !ignored(s);
@@ -885,7 +893,6 @@ bool KernelLowering::threadsMayDisagree() const {
 void KernelLowering::findUniform(bool ignoreAllExits) {
   const size_t nb = blocks_.size(), nr = regs_.size();
   const auto exitsOnly = exitOnlyBlocks();
-  const auto pdom = postDominators(&exitsOnly, ignoreAllExits);
   static const char *const kVaryingRegs[] = {
       "%tid",         "%laneid",         "%warpid",        "%lanemask_eq", "%lanemask_lt",
       "%lanemask_le", "%lanemask_gt",    "%lanemask_ge",   "%clock",       "%clock64",
@@ -915,8 +922,19 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
            ((op == "bar" || op == "barrier") && in.hasMod("red")) || readsVaryingSpecial(in);
   };
   std::vector<bool> varying(nr, false), divergent(nb, false);
+  auto guardVarying = [&](const PBlock &bb) {
+    if (bb.instrs.empty() || bb.syncRegion >= 0 || bb.succs.size() < 2)
+      return false;
+    const auto &term = bb.instrs.back();
+    return term.guard && regIds_.count(term.guard->reg) && varying[regIds_.at(term.guard->reg)];
+  };
   for (bool changed = true; changed;) {
     changed = false;
+    // Exit-only successors are ignored at the branches that are varying so far.
+    std::vector<bool> varyingBranch(nb);
+    for (size_t i = 0; i < nb; ++i)
+      varyingBranch[i] = guardVarying(blocks_[i]);
+    const auto pdom = postDominators(&exitsOnly, ignoreAllExits, &varyingBranch);
     // Blocks control-dependent on a branch with a varying predicate.
     for (size_t i = 0; i < nb; ++i) {
       const auto &bb = blocks_[i];
@@ -1090,8 +1108,15 @@ void KernelLowering::planScratch() {
   }
   localOff_ = (localOff_ + 15) & ~15u;
   info_.scratchBytesPerThread = localOff_ + localBytes_;
-  log::debug(log::Component::Jit, "{}: {} regions ({} mode), {} registers live across them",
-             fn_.name, regions_.size(), warpMode_ ? "warp" : "block", cross.size());
+  std::string uniform;
+  for (int i : cross)
+    if (regs_[i].uniform)
+      for (const auto &[name, id] : regIds_)
+        if (id == i)
+          uniform += " " + name;
+  log::debug(log::Component::Jit,
+             "{}: {} regions ({} mode), {} registers live across them, block-uniform:{}", fn_.name,
+             regions_.size(), warpMode_ ? "warp" : "block", cross.size(), uniform);
 }
 
 // The per-thread slot of a scratch area: scratch + nthreads * offset + tid * size.

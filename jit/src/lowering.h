@@ -217,8 +217,9 @@ private:
   void findRematerializable();
   void findUniform(bool ignoreAllExits = false);
   std::vector<bool> exitOnlyBlocks() const;
-  std::vector<std::vector<bool>> postDominators(const std::vector<bool> *exitsOnly,
-                                                bool ignoreAllExits) const;
+  std::vector<std::vector<bool>>
+  postDominators(const std::vector<bool> *exitsOnly, bool ignoreAllExits,
+                 const std::vector<bool> *varyingBranch = nullptr) const;
   bool threadsMayDisagree() const;
   bool readsKernelParameter(const ptx::Instruction &in) const;
   // named_barriers.cpp: bar.sync/bar.arrive with a thread count (producer/consumer barriers).
