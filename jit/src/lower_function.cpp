@@ -455,6 +455,18 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
     if (!blocks_.back().instrs.empty() || blocks_.back().syncRegion >= 0)
       blocks_.emplace_back();
   };
+  // A block of its own holding the sync instruction, starting a region.
+  auto syncBlock = [&](const ptx::Instruction &sync, size_t flatIndex, bool implicit) -> Region & {
+    startBlock();
+    blocks_.back().instrs.push_back(sync);
+    blocks_.back().flatIndex.push_back(flatIndex);
+    blocks_.back().syncRegion = static_cast<int>(regions_.size());
+    Region &r = regions_.emplace_back();
+    r.entryBlock = static_cast<int>(blocks_.size()) - 1;
+    r.implicit = implicit;
+    blocks_.emplace_back();
+    return r;
+  };
   for (size_t fi = 0; fi < flat_.size(); ++fi) {
     const ptx::Statement &st = flat_[fi];
     const ptx::Instruction *in = std::get_if<ptx::Instruction>(&st);
@@ -469,35 +481,18 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
     }
     if (!in)
       continue; // .loc, .pragma, .file
-    if (in != &implicitBarrier && splitBefore.count(fi)) {
-      implicitBarrier = loopBarrier(in->loc);
-      startBlock();
-      blocks_.back().instrs.push_back(implicitBarrier);
-      blocks_.back().flatIndex.push_back(SIZE_MAX);
-      blocks_.back().syncRegion = static_cast<int>(regions_.size());
-      Region r;
-      r.entryBlock = static_cast<int>(blocks_.size()) - 1;
-      r.implicit = true;
-      regions_.push_back(r);
-      blocks_.emplace_back();
-    }
+    if (in != &implicitBarrier && splitBefore.count(fi))
+      syncBlock(loopBarrier(in->loc), SIZE_MAX, true);
     const bool warp = isWarpSync(*in);
     if (warp || isBarrier(*in)) { // unguarded: collectRegisters put guarded ones in branches
-      startBlock();
-      blocks_.back().instrs.push_back(*in);
-      blocks_.back().flatIndex.push_back(in == &implicitBarrier ? SIZE_MAX : fi);
-      blocks_.back().syncRegion = static_cast<int>(regions_.size());
-      Region r;
-      r.entryBlock = static_cast<int>(blocks_.size()) - 1;
+      const bool implicit = in == &implicitBarrier;
+      Region &r = syncBlock(*in, implicit ? SIZE_MAX : fi, implicit);
       r.warp = warp;
-      r.implicit = in == &implicitBarrier;
       if (!warp && in->operands.size() == (in->hasMod("red") ? 4u : 2u)) {
         countedBarrier(*in, r.barrierId, r.count);
         namedBarriers_ = true;
       }
       warpMode_ |= warp;
-      regions_.push_back(r);
-      blocks_.emplace_back();
       continue;
     }
     if ((in->opcode == "bar" || in->opcode == "barrier") && in->hasMod("arrive")) {
@@ -686,40 +681,46 @@ void KernelLowering::computeLiveness() {
 // register the region does not write keeps its value; arriving threads need not store it again.
 void KernelLowering::findRegionDefs() {
   const size_t words = (regs_.size() + 63) / 64 + 1;
-  const int nb = static_cast<int>(blocks_.size());
   regionDefs_.assign(regions_.size(), std::vector<uint64_t>(words, 0));
   unmaskedDefs_.assign(regions_.size(), std::vector<uint64_t>(words, 0));
   for (size_t r = 0; r < regions_.size(); ++r)
     for (bool throughImplicit : {true, false}) {
       auto &defs = throughImplicit ? regionDefs_[r] : unmaskedDefs_[r];
-      std::vector<bool> seen(nb, false);
-      std::vector<int> work;
-      if (r > 0) {
-        for (const auto &in : blocks_[regions_[r].entryBlock].instrs)
-          for (int d : regOperands(in, true))
-            setBit(defs, d);
-        work.push_back(regions_[r].entryBlock + 1);
-      } else {
-        work.push_back(0);
-      }
-      while (!work.empty()) {
-        int x = work.back();
-        work.pop_back();
-        if (x >= nb || seen[x])
-          continue;
-        seen[x] = true;
-        if (blocks_[x].syncRegion >= 0) { // a masked copy runs on through a loop's implicit barrier
-          if (throughImplicit && regions_[blocks_[x].syncRegion].implicit)
-            work.push_back(x + 1);
-          continue;
-        }
+      std::vector<int> bbs = blocksFrom(regionBody(static_cast<int>(r)), throughImplicit);
+      if (r > 0)
+        bbs.push_back(regions_[r].entryBlock);
+      for (int x : bbs)
         for (const auto &in : blocks_[x].instrs)
           for (int d : regOperands(in, true))
             setBit(defs, d);
-        for (int s2 : blocks_[x].succs)
-          work.push_back(s2);
-      }
     }
+}
+
+// The first PTX block of region r's body (after its sync block).
+int KernelLowering::regionBody(int r) const { return r > 0 ? regions_[r].entryBlock + 1 : 0; }
+
+// The PTX blocks a region copy runs from block `first` up to its sync points; with
+// `throughImplicit` on through implicit (loop) barriers, as a masked copy does.
+std::vector<int> KernelLowering::blocksFrom(int first, bool throughImplicit) const {
+  const int nb = static_cast<int>(blocks_.size());
+  std::vector<int> out, work{first};
+  std::vector<bool> seen(nb, false);
+  while (!work.empty()) {
+    const int x = work.back();
+    work.pop_back();
+    if (x >= nb || seen[x])
+      continue;
+    seen[x] = true;
+    if (blocks_[x].syncRegion >= 0) {
+      if (throughImplicit && regions_[blocks_[x].syncRegion].implicit)
+        work.push_back(x + 1);
+      continue;
+    }
+    out.push_back(x);
+    for (int s2 : blocks_[x].succs)
+      work.push_back(s2);
+  }
+  return out;
 }
 
 // ld.param of the kernel's own parameters (by name): the same for every thread. Loads from a
@@ -938,10 +939,7 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     // Blocks control-dependent on a branch with a varying predicate.
     for (size_t i = 0; i < nb; ++i) {
       const auto &bb = blocks_[i];
-      if (bb.instrs.empty() || bb.syncRegion >= 0 || bb.succs.size() < 2)
-        continue;
-      const auto &term = bb.instrs.back();
-      if (!term.guard || !varying[regIds_.at(term.guard->reg)])
+      if (!varyingBranch[i])
         continue;
       std::vector<int> work(bb.succs.begin(), bb.succs.end());
       std::vector<bool> seen(nb, false);
@@ -985,29 +983,11 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
       if (!regions_[r].implicit)
         continue;
       const int head = regions_[r].entryBlock;
+      const std::vector<int> window = blocksFrom(regionBody(static_cast<int>(r)), true);
+      // reached by only some threads, or left after different numbers of iterations
       bool apart = divergent[head] || (head + 1 < static_cast<int>(nb) && divergent[head + 1]);
-      std::vector<int> window, work{head + 1};
-      std::vector<bool> seen(nb, false);
-      while (!work.empty()) {
-        const int x = work.back();
-        work.pop_back();
-        if (x >= static_cast<int>(nb) || seen[x])
-          continue;
-        seen[x] = true;
-        if (blocks_[x].syncRegion >= 0) {
-          if (regions_[blocks_[x].syncRegion].implicit)
-            work.push_back(x + 1);
-          continue;
-        }
-        window.push_back(x);
-        const auto &bb = blocks_[x];
-        if (!bb.instrs.empty() && bb.succs.size() > 1 && bb.instrs.back().guard &&
-            regIds_.count(bb.instrs.back().guard->reg) &&
-            varying[regIds_.at(bb.instrs.back().guard->reg)])
-          apart = true;
-        for (int s2 : bb.succs)
-          work.push_back(s2);
-      }
+      for (int x : window)
+        apart = apart || guardVarying(blocks_[x]);
       if (!apart)
         continue;
       for (int x : window)
@@ -1108,12 +1088,12 @@ void KernelLowering::planScratch() {
   }
   localOff_ = (localOff_ + 15) & ~15u;
   info_.scratchBytesPerThread = localOff_ + localBytes_;
+  if (!log::enabled(log::Component::Jit, log::Level::Debug))
+    return;
   std::string uniform;
-  for (int i : cross)
-    if (regs_[i].uniform)
-      for (const auto &[name, id] : regIds_)
-        if (id == i)
-          uniform += " " + name;
+  for (const auto &[name, id] : regIds_)
+    if (regs_[id].uniform && regs_[id].cross >= 0)
+      uniform += " " + name;
   log::debug(log::Component::Jit,
              "{}: {} regions ({} mode), {} registers live across them, block-uniform:{}", fn_.name,
              regions_.size(), warpMode_ ? "warp" : "block", cross.size(), uniform);
@@ -1479,7 +1459,7 @@ Value *KernelLowering::inLoopFirst(Value *smallest) {
 // The region every thread of region r reaches when r's body is one PTX block without branches
 // or exits that falls into a plain barrier (no thread count, no reduction), else -1.
 int KernelLowering::straightSuccessor(int r) const {
-  const int body = r > 0 ? regions_[r].entryBlock + 1 : 0;
+  const int body = regionBody(r);
   if (body + 1 >= static_cast<int>(blocks_.size()))
     return -1;
   const PBlock &bb = blocks_[body], &sync = blocks_[body + 1];
@@ -1499,20 +1479,10 @@ int KernelLowering::straightSuccessor(int r) const {
 unsigned KernelLowering::longLatencyOps(int r) const {
   static const std::set<std::string> kSlow = {"div", "rcp", "sqrt", "rsqrt", "ex2",
                                               "lg2", "sin", "cos",  "tanh"};
-  std::vector<bool> seen(blocks_.size(), false);
-  std::vector<int> work{r > 0 ? regions_[r].entryBlock + 1 : 0};
   unsigned n = 0;
-  while (!work.empty()) {
-    const int x = work.back();
-    work.pop_back();
-    if (x >= static_cast<int>(blocks_.size()) || seen[x] || blocks_[x].syncRegion >= 0)
-      continue;
-    seen[x] = true;
+  for (int x : blocksFrom(regionBody(r), false))
     for (const auto &in : blocks_[x].instrs)
       n += kSlow.count(in.opcode) && !in.types.empty() && ptx::isFloat(in.types[0]);
-    for (int s : blocks_[x].succs)
-      work.push_back(s);
-  }
   return n;
 }
 
@@ -1645,8 +1615,7 @@ void KernelLowering::goTo(int s) {
     exitThread();
   else if (blocks_[s].syncRegion < 0)
     b.CreateBr(blockCopy(s));
-  else if (regions_[blocks_[s].syncRegion].implicit && copyIndex_ < int(regions_.size()) &&
-           !warpMode_)
+  else if (regions_[blocks_[s].syncRegion].implicit && !warpMode_ && !unmaskedCopy())
     goTo(s + 1);
   else
     arrive(s);
@@ -1702,9 +1671,7 @@ void KernelLowering::storeCross(int region) {
   for (auto &ri : regs_) {
     int id = static_cast<int>(&ri - regs_.data());
     // an unmasked copy stops at the first sync point; a masked one runs through implicit ones
-    const auto &defs = !warpMode_ && copyIndex_ >= static_cast<int>(regions_.size())
-                           ? unmaskedDefs_[curRegion_]
-                           : regionDefs_[curRegion_];
+    const auto &defs = unmaskedCopy() ? unmaskedDefs_[curRegion_] : regionDefs_[curRegion_];
     if (ri.cross < 0 || !getBit(live, id) || !getBit(defs, id))
       continue; // not written since the region loaded it: the slab still holds the value
     unsigned sz = std::max(1u, ptx::typeSize(ri.type));
@@ -1735,8 +1702,7 @@ void KernelLowering::arrive(int blk) {
     countArrival(regions_[nr].barrierId);
   // In a region's unmasked copy every thread resumed at it, so its state already says nr when
   // it comes back to the same sync point (a loop's next iteration): no store.
-  const bool unmasked = !warpMode_ && copyIndex_ >= static_cast<int>(regions_.size());
-  if (!(unmasked && nr == curRegion_ && nr > 0))
+  if (!(unmaskedCopy() && nr == curRegion_ && nr > 0))
     tagMemory(b.CreateStore(b.getInt32(nr), threadSlot(stateOff_, 4, linearTid_)));
   b.CreateBr(latch_);
 }

@@ -205,18 +205,13 @@ void KernelLowering::emitCollectiveStep(int region) {
   };
   // A counted loop over lanes 0..warpLanes_-1, with the body emitted by `body`.
   auto laneLoop = [&](const char *name, const std::function<void(Value *)> &body) {
-    BasicBlock *pre = b.GetInsertBlock();
-    BasicBlock *hdr = BasicBlock::Create(ctx, name, f_);
-    BasicBlock *end = BasicBlock::Create(ctx, std::string(name) + ".end", f_);
-    b.CreateBr(hdr);
-    b.SetInsertPoint(hdr);
-    auto *l = b.CreatePHI(i32, 2, "l");
-    l->addIncoming(b.getInt32(0), pre);
-    body(l);
-    Value *ln = b.CreateAdd(l, b.getInt32(1));
-    l->addIncoming(ln, b.GetInsertBlock());
-    b.CreateCondBr(b.CreateICmpULT(ln, warpLanes_), hdr, end);
-    b.SetInsertPoint(end);
+    foldLoop(
+        warpLanes_, {},
+        [&](Value *l, const std::vector<Value *> &) -> std::vector<Value *> {
+          body(l);
+          return {};
+        },
+        name);
   };
   llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
   auto *acc = eb.CreateAlloca(i32, nullptr, "coll.acc");

@@ -208,7 +208,13 @@ private:
                                           llvm::Value *, const std::vector<llvm::Value *> &)> &step,
                                       const char *name);
   unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
-  int straightSuccessor(int r) const;   // the region all of r's threads go on to, or -1
+  int regionBody(int r) const;          // the first PTX block after region r's sync block
+  std::vector<int> blocksFrom(int first, bool throughImplicit) const; // up to the sync points
+  // Block mode, emitting a region's unmasked copy (every thread resumed at the region).
+  bool unmaskedCopy() const {
+    return !warpMode_ && copyIndex_ >= static_cast<int>(regions_.size());
+  }
+  int straightSuccessor(int r) const;              // the region all of r's threads go on to, or -1
   llvm::Value *inLoopFirst(llvm::Value *smallest); // threads apart: loops before barriers
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop
