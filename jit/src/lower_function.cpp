@@ -187,7 +187,7 @@ void KernelLowering::collectRegisters() {
           if (depth >= 16)
             throwUnsupported(copy.loc,
                              "recursive or too deeply nested call to '" + callee->name + "'");
-          const bool recursive = selfRecursive(*callee);
+          const bool recursive = selfRecursive(*callee, copy.loc);
           Scopes inner(1);
           std::string innerSuffix = "$" + std::to_string(++inlineCounter);
           // Register parameters and results (`.func (.reg .b32 r) f(.reg .b32 a)`) are registers
@@ -489,7 +489,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       Region &r = syncBlock(*in, implicit ? SIZE_MAX : fi, implicit);
       r.warp = warp;
       if (!warp && in->operands.size() == (in->hasMod("red") ? 4u : 2u)) {
-        countedBarrier(*in, r.barrierId, r.count);
+        r.dynamicBarrier = !countedBarrier(*in, r.barrierId, r.count);
         namedBarriers_ = true;
       }
       warpMode_ |= warp;
@@ -547,7 +547,7 @@ bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
         (in.hasMod("aligned") && in.hasMod("sync"))) {
       if (in.operands.size() > 1) {
         uint32_t id = 0, count = 0;
-        countedBarrier(in, id, count); // validates: immediate id and thread count
+        countedBarrier(in, id, count); // validates the id and thread count when constant
       }
       return true;
     }
@@ -1203,8 +1203,12 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
     regs_[i].slot = b.CreateAlloca(regs_[i].ty, nullptr, "r" + std::to_string(i));
   carry_ = b.CreateAlloca(i32, nullptr, "cc.cf");
   blockReduction_ = b.CreateAlloca(i32, nullptr, "bar.red");
-  if (namedBarriers_)
-    barrierCounts_ = b.CreateAlloca(llvm::ArrayType::get(i32, kNamedBarriers), nullptr, "bar.n");
+  if (namedBarriers_) {
+    auto *perBarrier = llvm::ArrayType::get(i32, kNamedBarriers);
+    barrierCounts_ = b.CreateAlloca(perBarrier, nullptr, "bar.n");
+    barrierNeeds_ = b.CreateAlloca(perBarrier, nullptr, "bar.need");
+    releasedBarrier_ = b.CreateAlloca(i32, nullptr, "bar.released");
+  }
 
   // The function runs `more` + 1 consecutive blocks (ctaid.x fastest): launch-invariant work is
   // done once per call, not once per block.
@@ -1222,8 +1226,8 @@ void KernelLowering::emitEntry(const std::string &llvmName) {
   b.CreateStore(b.getInt32(0), carry_);
   if (barrierCounts_)
     for (unsigned k = 0; k < kNamedBarriers; ++k)
-      b.CreateStore(b.getInt32(0),
-                    b.CreateConstGEP2_32(barrierCounts_->getAllocatedType(), barrierCounts_, 0, k));
+      for (auto *array : {barrierCounts_, barrierNeeds_})
+        b.CreateStore(b.getInt32(0), barrierSlot(array, b.getInt32(k)));
   {
     BasicBlock *body = b.GetInsertBlock();
     b.SetInsertPoint(blockEnd_);
@@ -1318,7 +1322,7 @@ void KernelLowering::emitRegion(int r, bool all) {
     auto *ld = b.CreateLoad(i32, threadSlot(stateOff_, 4, linearTid_), "state");
     tagMemory(ld);
     BasicBlock *run = BasicBlock::Create(ctx, "thread.run", f_);
-    b.CreateCondBr(b.CreateICmpEQ(ld, b.getInt32(r)), run, latch_);
+    b.CreateCondBr(resumesAt(r, linearTid_, ld), run, latch_);
     b.SetInsertPoint(run);
   }
   emitRegionBody(r);
@@ -1415,7 +1419,7 @@ void KernelLowering::emitDispatch() {
     // real barrier textually before the loop (the top of an outer loop) must not be released
     // while they have yet to reach it; one masked run takes them through the loop's implicit
     // barriers to a real one or to their exit.
-    Value *next = every ? nb : inLoopFirst(nb);
+    Value *next = every || namedBarriers_ ? nb : inLoopFirst(nb); // (named: already picked)
     auto *sw = b.CreateSwitch(next, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
       sw->addCase(b.getInt32(static_cast<uint32_t>(k)),
@@ -1469,7 +1473,7 @@ int KernelLowering::straightSuccessor(int r) const {
     if (isTerminatorOp(in.opcode) || in.opcode == "ret" || in.opcode == "exit")
       return -1;
   const int next = sync.syncRegion;
-  if (regions_[next].count || barrierReduction(next))
+  if (regions_[next].count || regions_[next].dynamicBarrier || barrierReduction(next))
     return -1;
   return next;
 }
@@ -1561,8 +1565,8 @@ void KernelLowering::emitBarrierReductions(Value *region) {
     b.SetInsertPoint(loop);
     auto *t = b.CreatePHI(i32, 2, "t");
     t->addIncoming(b.getInt32(0), init);
-    Value *waiting = b.CreateICmpEQ(b.CreateLoad(i32, threadSlot(stateOff_, 4, t)),
-                                    b.getInt32(static_cast<uint32_t>(r)));
+    Value *waiting =
+        resumesAt(static_cast<int>(r), t, b.CreateLoad(i32, threadSlot(stateOff_, 4, t)));
     b.CreateCondBr(waiting, body, latch);
     b.SetInsertPoint(body);
     Value *p = b.CreateZExt(b.CreateLoad(b.getInt8Ty(), threadSlot(pubOff_, 16, t)), i32);
@@ -1698,8 +1702,10 @@ void KernelLowering::arrive(int blk) {
     tagMemory(b.CreateStore(
         b.CreateZExt(read(red->operands.back(), ptx::Type::Pred, *red), b.getInt8Ty()),
         threadSlot(pubOff_, 16, linearTid_)));
-  if (regions_[nr].count)
-    countArrival(regions_[nr].barrierId);
+  if (regions_[nr].dynamicBarrier)
+    recordWaitingBarrier(arriveAtNamedBarrier(blocks_[regions_[nr].entryBlock].instrs.front()));
+  else if (regions_[nr].count)
+    countArrival(b.getInt32(regions_[nr].barrierId));
   // In a region's unmasked copy every thread resumed at it, so its state already says nr when
   // it comes back to the same sync point (a loop's next iteration): no store.
   if (!(unmaskedCopy() && nr == curRegion_ && nr > 0))
@@ -1727,8 +1733,10 @@ void KernelLowering::emitBlockBody(int blk) {
     const auto &in = pb.instrs[i];
     if ((in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("arrive")) {
       uint32_t id = 0, count = 0;
-      countedBarrier(in, id, count);
-      countArrival(id);
+      if (countedBarrier(in, id, count))
+        countArrival(b.getInt32(id));
+      else
+        arriveAtNamedBarrier(in);
       continue;
     }
     if (in.guard) {

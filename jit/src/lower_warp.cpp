@@ -112,7 +112,7 @@ void KernelLowering::emitWarpScheduler() {
     lane->addIncoming(b.getInt32(0), stepEnd);
     Value *t = b.CreateAdd(warpBase_, lane, "tid.linear");
     Value *mine = b.CreateLoad(i32, stateOf(t));
-    b.CreateCondBr(b.CreateICmpEQ(mine, cur), body, latch);
+    b.CreateCondBr(resumesAt(static_cast<int>(r), t, mine), body, latch);
     b.SetInsertPoint(body);
     Value *x = b.CreateURem(t, ntid_[0]);
     Value *yz = b.CreateUDiv(t, ntid_[0]);

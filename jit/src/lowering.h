@@ -155,11 +155,12 @@ private:
     std::vector<uint64_t> use, def, liveIn, liveOut;
   };
   struct Region {
-    int entryBlock = 0;     // the sync block that starts it (the entry block for region 0)
-    bool warp = false;      // entered at a warp-level sync point rather than a block barrier
-    bool implicit = false;  // a loop head's implicit barrier: masked copies run through it
-    uint32_t barrierId = 0; // bar.sync a, b: the named barrier a ...
-    uint32_t count = 0;     // ... and its thread count b (0: every thread of the block)
+    int entryBlock = 0;          // the sync block that starts it (the entry block for region 0)
+    bool warp = false;           // entered at a warp-level sync point rather than a block barrier
+    bool implicit = false;       // a loop head's implicit barrier: masked copies run through it
+    uint32_t barrierId = 0;      // bar.sync a, b: the named barrier a ...
+    uint32_t count = 0;          // ... and its thread count b (0: every thread of the block)
+    bool dynamicBarrier = false; // a named barrier whose id or count is computed at run time
     llvm::BasicBlock *pre = nullptr;    // entry when only some threads resume here
     llvm::BasicBlock *preAll = nullptr; // entry when every thread of the block resumes here
   };
@@ -187,7 +188,7 @@ private:
                               const std::vector<std::vector<RegDef>> &defs);
   int addRegister(const std::string &name, ptx::Type type);
   // Recursion (recursion.cpp): see RecursionRegion.
-  bool selfRecursive(const ptx::Function &fn) const;
+  bool selfRecursive(const ptx::Function &fn, const ptx::SourceLoc &loc) const;
   RecursionRegion *activeRecursion(const ptx::Function *fn);
   void beginRecursion(const ptx::Function *fn, std::vector<std::string> formals,
                       std::vector<std::string> results, uint32_t localOff,
@@ -195,7 +196,8 @@ private:
   void recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
                      const std::vector<std::string> &rets, const ptx::SourceLoc &loc);
   void endRecursion(uint32_t &localOff, const std::string &returnLabel, const ptx::SourceLoc &loc);
-  std::vector<RecursionRegion> recursions_;              // active, innermost last
+  std::vector<RecursionRegion> recursions_; // active, innermost last
+  std::set<std::string> recursionStacks_;   // the .local stack of every recursion region
   std::unordered_map<std::string, uint32_t> localSizes_; // bytes of .local/.param vars
   void computeLiveness();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
@@ -229,11 +231,18 @@ private:
   bool threadsMayDisagree() const;
   bool readsKernelParameter(const ptx::Instruction &in) const;
   // named_barriers.cpp: bar.sync/bar.arrive with a thread count (producer/consumer barriers).
-  void countedBarrier(const ptx::Instruction &in, uint32_t &id, uint32_t &count) const;
+  // False when the id or the count is computed at run time.
+  bool countedBarrier(const ptx::Instruction &in, uint32_t &id, uint32_t &count) const;
   // The value of a register whose only definition is an unguarded `mov` of an immediate (inline
   // assembly passes named-barrier ids and counts through "r" operands), else nullopt.
   std::optional<int64_t> constantRegister(const std::string &name) const;
-  void countArrival(uint32_t id);
+  llvm::Value *barrierSlot(llvm::AllocaInst *array, llvm::Value *id); // per-barrier i32
+  void countArrival(llvm::Value *id);
+  llvm::Value *arriveAtNamedBarrier(const ptx::Instruction &in); // id, count at run time
+  llvm::Value *waitingBarrier(llvm::Value *t); // the id thread t recorded at its arrival
+  void recordWaitingBarrier(llvm::Value *id);
+  // Whether thread t (resume state `state`) runs when the block moves on to region r.
+  llvm::Value *resumesAt(int r, llvm::Value *t, llvm::Value *state);
   llvm::Value *pickWithNamedBarriers(llvm::Value *smallest, llvm::Value *&together);
   static constexpr uint32_t kNamedBarriers = 16;
   void rematerialize(int reg, std::vector<bool> &done);
@@ -305,9 +314,11 @@ private:
   llvm::AllocaInst *carry_ = nullptr;          // the CC.CF flag of add.cc/addc chains
   llvm::AllocaInst *blockReduction_ = nullptr; // bar.red's result for the region being entered
   llvm::AllocaInst *barrierCounts_ = nullptr;  // arrivals at each named barrier, this phase
-  llvm::BasicBlock *latch_ = nullptr;          // end of the current thread iteration
-  llvm::BasicBlock *dispatch_ = nullptr;       // block mode with several regions: the scheduler
-  llvm::BasicBlock *blockEnd_ = nullptr;       // the current block is done: next block or return
+  llvm::AllocaInst *barrierNeeds_ = nullptr;   // the thread count of each barrier named at run time
+  llvm::AllocaInst *releasedBarrier_ = nullptr; // the barrier whose threads the region runs
+  llvm::BasicBlock *latch_ = nullptr;           // end of the current thread iteration
+  llvm::BasicBlock *dispatch_ = nullptr;        // block mode with several regions: the scheduler
+  llvm::BasicBlock *blockEnd_ = nullptr;        // the current block is done: next block or return
   llvm::MDNode *accessGroup_ = nullptr;
   llvm::Value *warpBase_ = nullptr;   // warp mode: linear tid of lane 0 of the current warp
   llvm::Value *activeMask_ = nullptr; // warp mode: lanes of the warp running this region

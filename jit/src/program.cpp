@@ -56,6 +56,22 @@ struct Compiled {
   uint32_t block[3];
   BlockFn fn;
 };
+
+// Why a well-formed module cannot be loaded ("line:col: message"), else "".
+std::string unloadable(const ptx::Module &m) {
+  if (m.versionMajor == 0 || m.target.empty())
+    return fmt::format("1:1: a PTX module must declare {}",
+                       m.versionMajor == 0 ? ".version" : ".target");
+  // NVIDIA's driver (CUDA 13) rejects 32-bit PTX on every target: its ptxas answers "32-Bit
+  // compilation is no longer supported" (sm_75) or "32-Bit ABI ... is not supported on sm_90 or
+  // higher architectures", with CUDA_ERROR_INVALID_PTX.
+  if (m.addressSize == 32)
+    return fmt::format("{}:{}: .address_size 32: 32-bit addressing is not supported (NVIDIA's "
+                       "driver rejects it too; compile for 64-bit addresses)",
+                       m.addressSizeLoc.line, m.addressSizeLoc.col);
+  return {};
+}
+
 } // namespace
 
 struct Program::Impl {
@@ -101,9 +117,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     }
     return Status(kCudaErrorInvalidPtx, msg);
   }
-  if (parsed.module.versionMajor == 0 || parsed.module.target.empty()) {
-    const char *what = parsed.module.versionMajor == 0 ? ".version" : ".target";
-    std::string msg = fmt::format("1:1: a PTX module must declare {}", what);
+  if (std::string msg = unloadable(parsed.module); !msg.empty()) {
     log += "ptx: " + msg + "\n";
     return Status(kCudaErrorInvalidPtx, msg);
   }
@@ -193,8 +207,8 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
   impl->kernelModules.assign(std::make_move_iterator(modules.begin() + 1),
                              std::make_move_iterator(modules.end()));
   impl->compiled.resize(impl->kernels.size());
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::steady_clock::now() - start)
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
                 .count();
   log += fmt::format("cucpu: loaded {} kernel(s) in {} us\n", impl->kernels.size(), us);
   log::debug(log::Component::Jit, "module {}: {} kernels parsed and lowered in {} us", id,
@@ -202,12 +216,14 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
 
-Expected<std::string> Program::inspect(std::string_view text, std::string_view kernel,
-                                       Stage stage, const uint32_t *block) {
+Expected<std::string> Program::inspect(std::string_view text, std::string_view kernel, Stage stage,
+                                       const uint32_t *block) {
   std::string log;
   ptx::ParseResult parsed = ptx::parse(text);
   if (!parsed.ok())
     return Status(kCudaErrorInvalidPtx, parsed.errors.front().format());
+  if (std::string msg = unloadable(parsed.module); !msg.empty())
+    return Status(kCudaErrorInvalidPtx, msg);
   const ptx::Function *fn = parsed.module.findFunction(kernel);
   if (!fn || !fn->isEntry || !fn->hasBody)
     return Status(500, "no kernel '" + std::string(kernel) + "' in the module"); // NOT_FOUND

@@ -26,10 +26,19 @@ constexpr const char *kFramePlaceholder = "cucpu.frame";
 } // namespace
 
 // Whether `fn` needs a recursion region of its own at this call: it can call itself, directly or
-// through other functions, and not (only) by calling back into a region already being inlined
-// (whose entry its calls jump to).
-bool KernelLowering::selfRecursive(const ptx::Function &fn) const {
-  auto reaches = [&](auto &&isTarget) {
+// through other functions, other than by calling back into a region already being inlined (whose
+// entry such calls jump to: mutual recursion inlines the inner function). A region inside
+// another one is entered with an empty stack of its own (the outer region's frames save its
+// stack pointer), so a function that both calls itself and calls back into an enclosing region
+// (re-entering its own region while frames of it are live) is reported as not supported.
+bool KernelLowering::selfRecursive(const ptx::Function &fn, const ptx::SourceLoc &loc) const {
+  auto active = [&](const ptx::Function *f) {
+    return std::any_of(recursions_.begin(), recursions_.end(),
+                       [&](const RecursionRegion &r) { return r.fn == f; });
+  };
+  // Whether a call chain from fn reaches a function `isTarget` accepts; `intoActive`: the chain
+  // may pass through functions of enclosing regions.
+  auto reaches = [&](auto &&isTarget, bool intoActive) {
     std::set<const ptx::Function *> seen;
     std::vector<const ptx::Function *> work{&fn};
     while (!work.empty()) {
@@ -43,17 +52,20 @@ bool KernelLowering::selfRecursive(const ptx::Function &fn) const {
             const ptx::Function *callee = ms.ast.findFunction(op.name);
             if (callee && isTarget(callee))
               return true;
-            if (callee && callee->hasBody && seen.insert(callee).second)
+            if (callee && callee->hasBody && (intoActive || !active(callee)) &&
+                seen.insert(callee).second)
               work.push_back(callee);
           }
     }
     return false;
   };
-  auto active = [&](const ptx::Function *f) {
-    return std::any_of(recursions_.begin(), recursions_.end(),
-                       [&](const RecursionRegion &r) { return r.fn == f; });
-  };
-  return reaches([&](const ptx::Function *f) { return f == &fn; }) && !reaches(active);
+  if (!reaches([&](const ptx::Function *f) { return f == &fn; }, false))
+    return false;
+  if (reaches(active, true))
+    throwUnsupported(loc, "recursive function '" + fn.name +
+                              "' that also calls back into the recursion of '" +
+                              recursions_.back().fn->name + "'");
+  return true;
 }
 
 RecursionRegion *KernelLowering::activeRecursion(const ptx::Function *fn) {
@@ -66,13 +78,6 @@ RecursionRegion *KernelLowering::activeRecursion(const ptx::Function *fn) {
 void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::string> formals,
                                     std::vector<std::string> results, uint32_t localOff,
                                     const ptx::SourceLoc &loc) {
-  for (const auto &st : fn->body)
-    if (auto *in = std::get_if<ptx::Instruction>(&st);
-        in && (in->opcode == "bar" || in->opcode == "barrier" || in->opcode == "shfl" ||
-               in->opcode == "vote" || in->opcode == "match" || in->opcode == "redux" ||
-               in->opcode == "activemask" || in->opcode == "elect"))
-      throwUnsupported(in->loc,
-                       "'" + spellingOf(*in) + "' in the recursive function '" + fn->name + "'");
   RecursionRegion r;
   r.fn = fn;
   r.id = "$rec" + std::to_string(regs_.size());
@@ -155,8 +160,8 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
   // region, and the index of the call to return to.
   std::map<uint32_t, std::string> byOffset;
   for (const auto &[name, off] : localOffsets_)
-    if (off >= r.firstLocal && off < localOff)
-      byOffset[off] = name;
+    if (off >= r.firstLocal && off < localOff && !recursionStacks_.count(name))
+      byOffset[off] = name; // (a region inside holds no frames when this one pushes)
   std::vector<std::pair<std::string, uint32_t>> memory; // variable, frame offset
   uint32_t frame = 0;
   auto place = [&](uint32_t size, uint32_t align) {
@@ -184,6 +189,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     throwUnsupported(r.fn->loc, "recursive function '" + r.fn->name + "' with a frame of " +
                                     std::to_string(frame) + " bytes");
   localOff = (localOff + 15) / 16 * 16;
+  recursionStacks_.insert(r.stack);
   localOffsets_[r.stack] = localOff;
   localTypes_[r.stack] = ptx::Type::B8;
   localSizes_[r.stack] = kStackBytes;

@@ -374,6 +374,7 @@ private:
   }
 
   bool parseAddressSize() {
+    res_.module.addressSizeLoc = peek().loc;
     take();
     const Token &t = peek();
     if (t.kind != TokKind::Int)

@@ -129,3 +129,80 @@ NAMED(bar_red_count_warp, {
                  : "memory");
   d = c + (__shfl_sync(0xffffffff, c, 0) << 8);
 }) //@ bar_red_count_warp u32 threads=256 block=128
+
+// Named barriers whose ids (and counts) threads compute at run time, so that different threads
+// name different barriers at one instruction: warp-specialised producer/consumer pairs, each on
+// barriers of its own (CUTLASS and FlashAttention name theirs this way).
+#define DYN(name, ...)                                                                         \
+  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
+    __shared__ u32 buf[256];                                                                   \
+    int i = blockIdx.x * blockDim.x + threadIdx.x, warp = threadIdx.x >> 5;                     \
+    u32 v = WV(i), d = 0xdeadbeef;                                                             \
+    __VA_ARGS__;                                                                               \
+    D[i] = d;                                                                                  \
+  }
+#define BAR_SYNC(id, count) asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory")
+#define BAR_ARRIVE(id, count) asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory")
+// Warp pairs: the even warp produces into shared memory and arrives at its pair's "full"
+// barrier, the odd one waits there, consumes and arrives at the pair's "empty" barrier, for
+// three rounds.
+DYN(named_dynamic, {
+  u32 full = 1 + (warp >> 1), empty = 5 + (warp >> 1), acc = v;
+  for (int k = 0; k < 3; ++k) {
+    if (warp & 1) {
+      BAR_SYNC(full, 64);
+      acc += buf[(warp - 1) * 32 + (LANE ^ k)];
+      BAR_ARRIVE(empty, 64);
+    } else {
+      buf[warp * 32 + LANE] = acc * 3 + k;
+      BAR_ARRIVE(full, 64);
+      BAR_SYNC(empty, 64);
+      acc ^= k;
+    }
+  }
+  d = acc;
+}) //@ named_dynamic u32 threads=512 block=256
+// Two groups of different sizes (warps 0-1 on barrier 1 with 64 threads, warps 2-7 on barrier 2
+// with 192), each summing its own part of shared memory in a loop whose trip count is the
+// group's size.
+DYN(named_dynamic_count, {
+  u32 id = warp < 2 ? 1 : 2, count = warp < 2 ? 64 : 192, base = warp < 2 ? 0 : 64;
+  buf[threadIdx.x] = v;
+  BAR_SYNC(id, count);
+  u32 s = 0;
+  for (u32 k = 0; k < count; k += 32)
+    s += buf[base + k + ((LANE + k) & 31)] * (k + 1);
+  BAR_SYNC(id, count);
+  buf[threadIdx.x] = s ^ v;
+  BAR_SYNC(id, count);
+  d = buf[base + (threadIdx.x - base + 37) % count];
+}) //@ named_dynamic_count u32 threads=512 block=256
+// bar.red with an id computed at run time: each warp pair counts and ors its own predicates.
+DYN(bar_red_dynamic, {
+  u32 id = 1 + (warp >> 1), c, o;
+  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, 50; bar.red.popc.u32 %0, %2, 64, p; }"
+               : "=r"(c)
+               : "r"(v), "r"(id)
+               : "memory");
+  asm volatile("{ .reg .pred p, q; setp.lt.u32 p, %1, 6; bar.red.or.pred q, %2, 64, p;"
+               " selp.u32 %0, 1, 0, q; }"
+               : "=r"(o)
+               : "r"(v), "r"(id + 8)
+               : "memory");
+  d = c * 2 + o;
+}) //@ bar_red_dynamic u32 threads=512 block=256
+// The same protocol beside shuffles (the warp scheduler): odd warps publish their sums and
+// arrive at their pair's barrier, even warps wait there.
+DYN(named_dynamic_warp, {
+  u32 id = 1 + (warp >> 1), s = v;
+  for (int o = 16; o; o >>= 1)
+    s += __shfl_xor_sync(0xffffffff, s, o);
+  if (warp & 1) {
+    buf[warp] = s;
+    BAR_ARRIVE(id, 64);
+    d = __shfl_down_sync(0xffffffff, v, 1) ^ s;
+  } else {
+    BAR_SYNC(id, 64);
+    d = buf[warp + 1] * 3 + __shfl_up_sync(0xffffffff, v, 2);
+  }
+}) //@ named_dynamic_warp u32 threads=512 block=256

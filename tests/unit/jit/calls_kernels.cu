@@ -55,3 +55,19 @@ __device__ __noinline__ int sumFirst(const Eight *s, int n) {
 extern "C" __global__ void paramAddress(const __grid_constant__ Eight s, int n, int *out) {
   out[threadIdx.x] = sumFirst(&s, n) * 100 + threadIdx.x;
 }
+
+// A recursive function with a block barrier on every level (every thread at the same depth):
+// one level of a tree reduction over shared memory per call.
+__device__ __noinline__ int levelSum(int *s, int width, int v) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  int r = threadIdx.x < width ? s[threadIdx.x] + s[threadIdx.x + width] : v;
+  __syncthreads();
+  return width == 1 ? r : levelSum(s, width / 2, r) + 1;
+}
+
+extern "C" __global__ void recursiveSync(const int *in, int *out) {
+  __shared__ int s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = levelSum(s, blockDim.x / 2, in[i]);
+}

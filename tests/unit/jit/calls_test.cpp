@@ -392,3 +392,110 @@ TEST(Calls, GuardedDirectAndIndirectCalls) {
 }
 
 } // namespace
+
+namespace {
+
+// A recursive function with __syncthreads on every level: each call is one level of a tree
+// reduction over shared memory (block sizes 256, 64 and 2: 7, 5 and 0 calls back).
+TEST(Calls, RecursionThroughBlockBarriers) {
+  auto prog = load(readSource("tests/unit/jit/calls_kernels.ptx"));
+  ASSERT_TRUE(prog) << "module failed to load";
+  for (uint32_t threads : {256u, 64u, 2u}) {
+    const uint32_t blocks = 3, n = blocks * threads;
+    std::vector<int> in(n), out(n, -1);
+    for (uint32_t i = 0; i < n; ++i)
+      in[i] = int(i * 7919 % 1000) - 300;
+    int *pi = in.data(), *po = out.data();
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "recursiveSync", grid, block, {&pi, &po}, 0, 2);
+    for (uint32_t bk = 0; bk < blocks; ++bk) {
+      std::vector<int> v(in.begin() + bk * threads, in.begin() + (bk + 1) * threads);
+      int calls = 0;
+      for (uint32_t width = threads / 2;; width /= 2, ++calls) {
+        std::vector<int> next = v;
+        for (uint32_t t = 0; t < width; ++t)
+          next[t] = v[t] + v[t + width];
+        v = next;
+        if (width == 1)
+          break;
+      }
+      for (uint32_t t = 0; t < threads; ++t)
+        ASSERT_EQ(out[bk * threads + t], v[t] + calls) << threads << " threads, thread " << t;
+    }
+  }
+}
+
+// A recursive function inside another one's recursion gets a region of its own; one that also
+// calls back into the enclosing recursion would re-enter its own region with frames of it live,
+// and is reported with the line of the call.
+TEST(Calls, InnerRecursionCallingBackIntoTheOuterIsNotSupported) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) outer(.param .b32 n);
+.func (.param .b32 r) inner(.param .b32 n)
+{
+  .reg .pred %p;
+  .reg .b32 %v;
+  ld.param.b32 %v, [n];
+  setp.lt.s32 %p, %v, 2;
+  @%p bra DONE;
+  sub.s32 %v, %v, 1;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %v;
+  .param .b32 b;
+  call (b), inner, (a);
+  ld.param.b32 %v, [b];
+  }
+  {
+  .param .b32 a;
+  st.param.b32 [a], %v;
+  .param .b32 b;
+  call (b), outer, (a);
+  ld.param.b32 %v, [b];
+  }
+DONE:
+  st.param.b32 [r], %v;
+  ret;
+}
+.func (.param .b32 r) outer(.param .b32 n)
+{
+  .reg .b32 %v;
+  ld.param.b32 %v, [n];
+  shr.s32 %v, %v, 1;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %v;
+  .param .b32 b;
+  call (b), inner, (a);
+  ld.param.b32 %v, [b];
+  }
+  st.param.b32 [r], %v;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r0, %tid.x;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r0;
+  .param .b32 b;
+  call (b), outer, (a);
+  ld.param.b32 %r1, [b];
+  }
+  ret;
+}
+)";
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 801) << log; // CUDA_ERROR_NOT_SUPPORTED
+  EXPECT_NE(log.find("'inner' that also calls back into the recursion of 'outer'"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("40:3:"), std::string::npos) << log;
+}
+
+} // namespace

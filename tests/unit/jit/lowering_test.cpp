@@ -145,7 +145,28 @@ TEST(Lowering, UnsupportedInstructionNamesFeatureAndLine) {
   EXPECT_NE(log.find("frobnicate.b32"), std::string::npos) << log;
 }
 
-// Texture forms outside what cucpu implements are reported with their line, not mis-run.
+// 32-bit PTX is refused as NVIDIA's driver refuses it (CUDA_ERROR_INVALID_PTX, on an H100 with
+// ptxas's "32-Bit ABI ... is not supported" in the error log), naming the directive's line.
+TEST(Lowering, AddressSize32IsInvalidAsOnNvidiasDriver) {
+  const std::string ptx = ".version 7.0\n.target sm_75\n.address_size 32\n"
+                          ".visible .entry k(.param .u32 p)\n{\n.reg .b32 %r<3>;\n"
+                          "ld.param.u32 %r1, [p];\nst.global.u32 [%r1], 1;\nret;\n}\n";
+  std::string log;
+  auto p = cucpu::jit::Program::load(ptx, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 218) << log; // CUDA_ERROR_INVALID_PTX
+  EXPECT_NE(log.find("3:1: .address_size 32: 32-bit addressing is not supported"),
+            std::string::npos)
+      << log;
+  std::string ok = ptx;
+  ok.replace(ok.find("32\n"), 2, "64");
+  ok.replace(ok.find(".u32 p"), 6, ".u64 p");
+  ok.replace(ok.find(".u32 %r1"), 8, ".u64 %rd");
+  ok.replace(ok.find("[%r1]"), 5, "[%rd]");
+  ok.replace(ok.find(".reg .b32"), 0, ".reg .b64 %rd;\n");
+  EXPECT_TRUE(cucpu::jit::Program::load(ok, log).hasValue()) << ok << log;
+}
+
 TEST(Lowering, UnsupportedTextureFormsNameFeatureAndLine) {
   const std::pair<const char *, const char *> cases[] = {
       {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;", "depth comparison"},

@@ -179,6 +179,7 @@ struct Module {
   std::string target;                          // "sm_75" (first target)
   std::vector<std::string> targetOptions;      // further .target entries ("texmode_independent", ...)
   uint32_t addressSize = 64;
+  SourceLoc addressSizeLoc;                    // where .address_size is (line 0: absent)
   std::vector<VarDecl> globals;                // module-scope variables, in order
   std::vector<Function> functions;             // in order of appearance (declarations too)
   std::vector<CallPrototype> prototypes;       // module-scope ones (rare)
