@@ -172,6 +172,7 @@ private:
   // In a one-block loop with an implicit barrier, the statements before which further implicit
   // barriers make each of an unrolled strided loop's loads a row across the threads.
   void stridedLoadSplits(int loopBlock, std::set<size_t> &out) const;
+  bool unrollScalarLoop(int loopBlock, std::set<size_t> &splits); // atomics: 4 per region
   void buildBlocks();
   // loop_barriers.cpp: implicit barriers at the heads of block-uniform loops, so that each
   // iteration runs as a thread loop (vectorised across threads) instead of each thread running

@@ -167,9 +167,11 @@ TEST_F(LoopBarriers, ThreadVaryingTripCountsThenABarrier) {
   }
 }
 
-// A grid-stride loop with shared atomics whose last round only some threads take.
+// A grid-stride loop with shared atomics whose last round only some threads take. The loop runs
+// four iterations per region (unrolled): 320 threads with 1283, 1700, 2900 words take 4 or 5, 5
+// or 6, 9 or 10 iterations, leaving from every copy of the body.
 TEST_F(LoopBarriers, GridStrideLoopWithSharedAtomics) {
-  for (unsigned n : {1000u, 320u, 7u}) {
+  for (unsigned n : {1000u, 320u, 7u, 1283u, 1700u, 2900u}) {
     std::vector<unsigned> words(n), hist(64, 0), want(64, 0);
     for (unsigned i = 0; i < n; ++i) {
       words[i] = i * 2654435761u;
