@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace cucpu::driver {
 namespace {
@@ -174,14 +175,85 @@ int64_t floorIndex(float u) {
   return int64_t(std::clamp(floorOf(u), -1e12f, 1e12f));
 }
 
-// The hardware's filter weights have 8 fractional bits.
-float quantizeWeight(float a) { return floorOf(a * 256.0f + 0.5f) / 256.0f; }
+// The hardware's filter weights have 8 fractional bits: a fraction in [0, 1) becomes k / 256, k
+// in 0..256, rounded half up.
+int32_t weight256(float frac) { return int32_t(floorOf(frac * 256.0f + 0.5f)); }
 
-// The texture unit filters normalized formats in 16-bit fixed point: texels and results are
-// multiples of 1/65535 (1/32767 for signed formats), rounded half up (a texel k / 255 is exact).
-double filterFixed(double x, bool isSigned) {
-  const double m = isSigned ? 32767.0 : 65535.0;
-  return floorOf(x * m + 0.5) / m;
+// The part of `total` (in 1/256 units) that a weight k / 256 takes, rounded to nearest; an exact
+// half goes up when `tieUp`, else down.
+int32_t share(int32_t total, int32_t k, bool tieUp) {
+  return (total * k + (tieUp ? 128 : 127)) >> 8;
+}
+
+// The weights, in 1/256 units, of the taps x0y0, x0y1, x1y0 and x1y1 of a bilinear footprint
+// carrying `total` of the filter's 256, for axis weights kx / 256 and ky / 256. The texture unit
+// does not multiply the axis weights: it splits `total` along x, then each part along y, every
+// part rounded to nearest. A tie goes up in the x split; in the y split it goes to the tap whose
+// x and y sides agree (x0y0 or x1y1). Established from the recorded tex.cube_fine_linear (face
+// coordinates with arbitrary fractions), tex.t3d_* and tex.mip_*_trilinear (each z slice or mip
+// level one footprint carrying its share of the weight): exact products, products rounded at
+// the end, the other split order and the other tie rules each miss lanes there.
+void bilinearShares(int32_t total, int32_t kx, int32_t ky, int32_t w[4]) {
+  const int32_t x1 = share(total, kx, true);
+  const int32_t y1OfX0 = share(total - x1, ky, false), y1OfX1 = share(x1, ky, true);
+  w[0] = total - x1 - y1OfX0;
+  w[1] = y1OfX0;
+  w[2] = x1 - y1OfX1;
+  w[3] = y1OfX1;
+}
+
+// One axis of a linear footprint: the indices of its two texels (after addressing, -1 for a
+// border texel) and the weight k / 256 of the second. Clamp addressing first clamps the
+// coordinate to the edge texel centres, [0.5, n - 0.5], so that a footprint reaching past an
+// edge puts all its weight on the edge texel (k = 0) rather than splitting it between two copies
+// of that texel: the rounding of the shares tells the two apart at the edges of tex.t3d_* and
+// tex.mip_grad_trilinear. (tld4 takes its texels without this clamp: tex.gather_f.)
+struct LinearAxis {
+  int32_t i0, i1, k;
+};
+LinearAxis linearAxis(float u, uint32_t n, CUaddress_mode m, bool normalized, int32_t offset) {
+  const bool clamp =
+      m == CU_TR_ADDRESS_MODE_CLAMP ||
+      (!normalized && (m == CU_TR_ADDRESS_MODE_WRAP || m == CU_TR_ADDRESS_MODE_MIRROR));
+  if (clamp && !std::isnan(u))
+    u = std::clamp(u, 0.5f, float(n) - 0.5f);
+  const float ub = u - 0.5f;
+  const int64_t i0 = floorIndex(ub);
+  return {addressAxis(i0 + offset, n, m, normalized),
+          addressAxis(i0 + 1 + offset, n, m, normalized),
+          std::isfinite(ub) ? weight256(ub - floorOf(ub)) : 0};
+}
+
+// The integer k of a normalized texel k / 255 (k / 65535, k / 127, ...; a border colour is
+// stored so too).
+int64_t normUnits(float x, const Format &f) { return int64_t(floorOf(x * normMax(f) + 0.5f)); }
+
+// A filtered normalized channel from `sum`, the taps' weights (1/256 units) times their texels'
+// integers: the texture unit widens 8-bit texels to 16-bit fixed point (unsigned k to 257 k,
+// signed k to 258 k + k / 128) and rounds the weighted sum half up to a multiple of 1/65535
+// (1/32767 for signed formats). Bit for bit on every recorded filtered 8- and 16-bit lane; the
+// signed 8-bit factor shows in one lane of tex.t2d_s8x1_wrap_linear, a tie that 32767 / 127
+// would round up.
+float normFromSum(int64_t sum, const Format &f) {
+  const int64_t q = f.bytes == 2 ? (sum + 128) >> 8
+                    : f.isSigned ? (sum * 33025 + 16384) >> 15
+                                 : (sum * 257 + 128) >> 8;
+  return float(double(q) / (f.isSigned ? 32767.0 : 65535.0));
+}
+
+// The exponent of the linear value the texture unit filters for an sRGB byte. The GPU keeps the
+// decoded values of each run of 8 bytes at the exponent of the run's largest (that of byte | 7)
+// with 8 significant bits below it: every entry of kSrgbToLinear is a multiple of that unit, and
+// in tex.t2d_srgb_linear byte 184 (0.48) filters as a value of [0.5, 1) and bytes 248..251
+// (0.9375 and up) as ones of [1, 2), while bytes 183 and 245 keep their own exponents.
+int srgbExponent(uint8_t byte) { return std::ilogb(fromBits(kSrgbToLinear[byte | 7])); }
+
+// x >= 0 rounded to half precision, halves up.
+float roundToHalfUp(double x) {
+  if (!(x > 0))
+    return 0.0f;
+  const int e = std::max(std::ilogb(x), -14) - 10;
+  return float(std::ldexp(floorOf(std::ldexp(x, -e) + 0.5), e));
 }
 
 // A border colour channel as the texture returns it: stored in the texel format first, so
@@ -191,6 +263,14 @@ float storedBorder(float b, const Format &f, Kind kind) {
     return std::nearbyint(std::clamp(b, f.isSigned ? -1.0f : 0.0f, 1.0f) * normMax(f)) / normMax(f);
   return f.isFloat && f.bytes == 2 ? halfToFloat(floatToHalf(b)) : b;
 }
+
+// One tap of a filter footprint: its texel (x, y, z; -1 for a border texel) in a level and its
+// weight in 1/256 units.
+struct Tap {
+  const ImageLevel *level;
+  int32_t at[3];
+  int32_t weight;
+};
 
 struct Sampler {
   const TextureObject &t;
@@ -209,15 +289,24 @@ struct Sampler {
                    : bits(storedBorder(t.tex.borderColor[c], f, kind));
   }
 
-  // The element at (x, y, z) of slice `slice` of a level; a -1 index reads the border colour.
+  // The element at (x, y, z) of slice `slice` of a level, or null for a border texel (an index
+  // -1).
+  const uint8_t *element(const ImageLevel &L, int32_t x, int32_t y, int32_t z,
+                         uint32_t slice) const {
+    if (x < 0 || y < 0 || z < 0)
+      return nullptr;
+    return L.data + (size_t(slice) + size_t(z)) * L.slicePitch + size_t(y) * L.pitch +
+           size_t(x) * v.elementBytes;
+  }
+
+  // The texel at (x, y, z) of slice `slice` of a level; a -1 index reads the border colour.
   void texel(const ImageLevel &L, int32_t x, int32_t y, int32_t z, uint32_t slice,
              uint32_t out[4]) const {
-    if (x < 0 || y < 0 || z < 0) {
+    const uint8_t *p = element(L, x, y, z, slice);
+    if (!p) {
       border(out);
       return;
     }
-    const uint8_t *p = L.data + (size_t(slice) + size_t(z)) * L.slicePitch + size_t(y) * L.pitch +
-                       size_t(x) * v.elementBytes;
     if (f.isFloat && f.bytes == 4) { // f32 channels are the result bits as they are
       std::memcpy(out, p, v.elementBytes);
       for (unsigned c = v.channels; c < 4; ++c)
@@ -227,51 +316,91 @@ struct Sampler {
     readElement(v, f, kind, srgb, p, out);
   }
 
-  // Point or linear sample of one level: u holds texel-space coordinates of `dims` axes.
-  void sampleLevel(const ImageLevel &L, unsigned dims, const float u[3], uint32_t slice,
-                   bool linear, const int32_t *offset, uint32_t out[4]) const {
+  // The texel a point sample at texel-space coordinates u (`dims` axes) reads.
+  void pointAt(const ImageLevel &L, unsigned dims, const float u[3], const int32_t *offset,
+               int32_t at[3]) const {
     const uint32_t size[3] = {L.width, L.height, L.depth};
-    int32_t idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-    float w[3] = {0, 0, 0};
-    linear = linear && kind != Kind::Int;
-    for (unsigned d = 0; d < dims; ++d) {
-      const int32_t off = offset ? offset[d] : 0;
-      if (linear) {
-        const float ub = u[d] - 0.5f;
-        const int64_t i0 = floorIndex(ub);
-        w[d] = std::isnan(ub) ? 0.0f : quantizeWeight(ub - floorOf(ub));
-        idx[d][0] = addressAxis(i0 + off, size[d], modes[d], normalized);
-        idx[d][1] = addressAxis(i0 + 1 + off, size[d], modes[d], normalized);
-      } else {
-        idx[d][0] = idx[d][1] = addressAxis(floorIndex(u[d]) + off, size[d], modes[d], normalized);
-      }
+    at[0] = at[1] = at[2] = 0;
+    for (unsigned d = 0; d < dims; ++d)
+      at[d] =
+          addressAxis(floorIndex(u[d]) + (offset ? offset[d] : 0), size[d], modes[d], normalized);
+  }
+
+  // Writes the taps of a linear footprint at texel-space coordinates u (`dims` axes, 2 or 3)
+  // carrying `total` of the filter's weight and returns their count. A 3D footprint splits
+  // `total` between its two z slices first, rounding as bilinearShares does along x (tex.t3d_*).
+  unsigned linearTaps(const ImageLevel &L, unsigned dims, const float u[3], const int32_t *offset,
+                      int32_t total, Tap *out) const {
+    const uint32_t size[3] = {L.width, L.height, L.depth};
+    LinearAxis ax[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (unsigned d = 0; d < dims; ++d)
+      ax[d] = linearAxis(u[d], size[d], modes[d], normalized, offset ? offset[d] : 0);
+    const int32_t z1 = dims == 3 ? share(total, ax[2].k, true) : 0;
+    unsigned n = 0;
+    for (int32_t z = 0; z < (dims == 3 ? 2 : 1); ++z) {
+      int32_t w[4];
+      bilinearShares(z ? z1 : total - z1, ax[0].k, ax[1].k, w);
+      for (int32_t i = 0; i < 4; ++i)
+        out[n++] = {
+            &L,
+            {(i & 2) ? ax[0].i1 : ax[0].i0, (i & 1) ? ax[1].i1 : ax[1].i0, z ? ax[2].i1 : ax[2].i0},
+            w[i]};
     }
-    if (!linear) {
-      texel(L, idx[0][0], idx[1][0], idx[2][0], slice, out);
-      return;
-    }
-    double acc[4] = {0, 0, 0, 0};
-    for (unsigned corner = 0; corner < (1u << dims); ++corner) {
-      float weight = 1.0f;
-      int32_t at[3] = {0, 0, 0};
-      for (unsigned d = 0; d < dims; ++d) {
-        const bool hi = corner >> d & 1;
-        weight *= hi ? w[d] : 1.0f - w[d];
-        at[d] = idx[d][hi];
-      }
-      if (weight == 0.0f)
+    return n;
+  }
+
+  // Filters taps (at most 16, weights summing to 256) into the four result words: float
+  // channels as the weighted sum rounded to f32, normalized ones in fixed point (normFromSum).
+  // sRGB channels of 8-bit texels filter as block floating point: each tap's linear value is cut
+  // (toward zero) to 8 significant bits below the largest exponent among the taps
+  // (srgbExponent), the weighted sum of those is exact and rounds to half precision, halves up.
+  // That reproduces all 768 colour lanes of tex.t2d_srgb_linear bit for bit; the exact sum cut
+  // to half precision missed 439 of them. Taps of weight 0 take no part.
+  void filter(const Tap *taps, unsigned n, uint32_t slice, uint32_t out[4]) const {
+    uint32_t e[16][4];
+    const uint8_t *p[16];
+    int32_t w[16];
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      if (taps[i].weight == 0)
         continue;
-      uint32_t e[4];
-      texel(L, at[0], at[1], at[2], slice, e);
-      const unsigned fixedFrom = kind == Kind::Norm ? (srgb ? 3 : 0) : 4;
-      for (unsigned c = 0; c < v.channels; ++c) // absent channels stay 0
-        acc[c] += double(weight) * (c >= fixedFrom ? filterFixed(fromBits(e[c]), f.isSigned)
-                                                   : double(fromBits(e[c])));
+      const int32_t *at = taps[i].at;
+      w[m] = taps[i].weight;
+      p[m] = element(*taps[i].level, at[0], at[1], at[2], slice);
+      texel(*taps[i].level, at[0], at[1], at[2], slice, e[m]);
+      ++m;
     }
-    for (unsigned c = 0; c < 4; ++c)
-      out[c] = bits(kind != Kind::Norm ? float(acc[c])
-                    : srgb && c < 3    ? truncateToHalf(float(acc[c]))
-                                       : float(filterFixed(acc[c], f.isSigned)));
+    for (unsigned c = 0; c < 4; ++c) {
+      const bool srgbChannel = kind == Kind::Norm && srgb && c < 3;
+      if (c >= v.channels) { // absent channels stay 0
+        out[c] = 0;
+      } else if (srgbChannel && f.bytes == 1 && !f.isSigned) {
+        int emax = std::numeric_limits<float>::min_exponent - 1; // below every f32 exponent
+        for (unsigned i = 0; i < m; ++i) {
+          const float x = fromBits(e[i][c]);
+          if (p[i])
+            emax = std::max(emax, srgbExponent(p[i][c]));
+          else if (x > 0) // a border colour
+            emax = std::max(emax, std::ilogb(x));
+        }
+        double sum = 0;
+        for (unsigned i = 0; i < m; ++i)
+          sum +=
+              w[i] * std::ldexp(floorOf(std::ldexp(double(fromBits(e[i][c])), 7 - emax)), emax - 7);
+        out[c] = bits(roundToHalfUp(sum / 256.0));
+      } else if (kind == Kind::Norm && !srgbChannel) {
+        int64_t sum = 0;
+        for (unsigned i = 0; i < m; ++i)
+          sum += w[i] * normUnits(fromBits(e[i][c]), f);
+        out[c] = bits(normFromSum(sum, f));
+      } else {
+        double sum = 0;
+        for (unsigned i = 0; i < m; ++i)
+          sum += w[i] * double(fromBits(e[i][c]));
+        const float x = float(sum / 256.0);
+        out[c] = bits(srgbChannel ? truncateToHalf(x) : x);
+      }
+    }
   }
 };
 
@@ -348,29 +477,29 @@ bool sampleSimple2D(const TextureObject &t, const cucpu_tex_request &r, uint32_t
       out[c] = c < channels ? bits(channel(ix, iy, c)) : 0;
     return true;
   }
-  const float ub = (normalized ? x * float(L.width) : x) - 0.5f;
-  const float vb = (normalized ? y * float(L.height) : y) - 0.5f;
-  const int64_t x0 = floorIndex(ub), y0 = floorIndex(vb);
-  const float wx = std::isnan(ub) ? 0.0f : quantizeWeight(ub - floorOf(ub));
-  const float wy = std::isnan(vb) ? 0.0f : quantizeWeight(vb - floorOf(vb));
-  const int32_t xs[2] = {addressAxis(x0, L.width, mx, normalized),
-                         addressAxis(x0 + 1, L.width, mx, normalized)};
-  const int32_t ys[2] = {addressAxis(y0, L.height, my, normalized),
-                         addressAxis(y0 + 1, L.height, my, normalized)};
-  double acc[4] = {0, 0, 0, 0};
-  for (unsigned corner = 0; corner < 4; ++corner) {
-    const bool hx = corner & 1, hy = corner >> 1;
-    float weight = hx ? wx : 1.0f - wx;
-    weight *= hy ? wy : 1.0f - wy;
-    if (weight == 0.0f)
+  const LinearAxis ax = linearAxis(normalized ? x * float(L.width) : x, L.width, mx, normalized, 0);
+  const LinearAxis ay =
+      linearAxis(normalized ? y * float(L.height) : y, L.height, my, normalized, 0);
+  int32_t w[4];
+  bilinearShares(256, ax.k, ay.k, w);
+  for (unsigned c = 0; c < 4; ++c) {
+    if (c >= channels) { // absent channels stay 0
+      out[c] = 0;
       continue;
-    for (unsigned c = 0; c < channels; ++c) {
-      const double e = channel(xs[hx], ys[hy], c);
-      acc[c] += double(weight) * (unorm8 ? filterFixed(e, false) : e);
     }
+    int64_t fixed = 0;
+    double sum = 0;
+    for (int32_t i = 0; i < 4; ++i) {
+      if (w[i] == 0)
+        continue;
+      const float e = channel((i & 2) ? ax.i1 : ax.i0, (i & 1) ? ay.i1 : ay.i0, c);
+      if (unorm8)
+        fixed += w[i] * normUnits(e, format);
+      else
+        sum += w[i] * double(e);
+    }
+    out[c] = bits(unorm8 ? normFromSum(fixed, format) : float(sum / 256.0));
   }
-  for (unsigned c = 0; c < 4; ++c)
-    out[c] = bits(unorm8 ? float(filterFixed(acc[c], false)) : float(acc[c]));
   return true;
 }
 
@@ -449,32 +578,62 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     if (r.flags & CUCPU_TEX_LEVEL) {
       lod = r.lod;
     } else if (r.flags & CUCPU_TEX_GRAD) {
+      // The GPU measures each gradient in texels by an approximate length, its largest component
+      // plus 11/32 of the others, and takes log2 of the longer one rounded up to a multiple of
+      // 1/256. Established from tex.mip_grad_trilinear and tex.mip_grad_diag: axis-aligned
+      // gradients of 1.5 and 2.5 texels blend 150/256 and 83/256 of the next level (log2 gives
+      // 149.75 and 82.41), and gradients of (s, s/2) and (-s/2, s/2) texels blend 59/256,
+      // 209/256 and 141/256 for s = 1, 1.5 and 2.5 (the Euclidean length gives 41/256, 191/256
+      // and 124/256). That is the only recorded non-axis-aligned shape: 11/32 is pinned by it
+      // alone (with the rounding up, any factor in [0.3417, 0.3438] fits).
       const ImageLevel &L0 = v.levels[0];
       const float size[3] = {float(L0.width), float(L0.height), float(L0.depth)};
-      float gx = 0, gy = 0;
-      for (unsigned d = 0; d < dims; ++d) {
-        gx += (r.dpdx[d] * size[d]) * (r.dpdx[d] * size[d]);
-        gy += (r.dpdy[d] * size[d]) * (r.dpdy[d] * size[d]);
+      float rho = 0;
+      for (const float *g : {r.dpdx, r.dpdy}) {
+        float longest = 0, others = 0;
+        for (unsigned d = 0; d < dims; ++d) {
+          const float c = std::fabs(g[d] * size[d]);
+          others += std::min(longest, c);
+          longest = std::max(longest, c);
+        }
+        rho = std::max(rho, longest + 0.34375f * others);
       }
-      lod = 0.5f * std::log2(std::max(gx, gy));
+      lod = std::ceil(std::log2(rho) * 256.0f) / 256.0f;
     }
     lod += t.tex.mipmapLevelBias;
     lod = std::clamp(lod, t.tex.minMipmapLevelClamp,
                      std::max(t.tex.minMipmapLevelClamp, t.tex.maxMipmapLevelClamp));
     lod = std::clamp(std::isnan(lod) ? 0.0f : lod, 0.0f, float(nLevels - 1));
 
-    auto sampleAt = [&](size_t level, uint32_t res[4]) {
-      const ImageLevel &L = v.levels[level];
+    const bool gather = r.flags & CUCPU_TEX_GATHER;
+    const bool linear =
+        t.tex.filterMode == CU_TR_FILTER_MODE_LINEAR && !intCoords && s.kind != Kind::Int;
+    // Texel-space coordinates in a level. Point sampling sees the coordinate in fixed point;
+    // filtering and gathers do not.
+    auto levelCoords = [&](const ImageLevel &L, float u[3]) {
       const uint32_t size[3] = {L.width, L.height, L.depth};
-      // Point sampling sees the coordinate in fixed point; filtering and gathers do not.
-      const bool point =
-          !(r.flags & CUCPU_TEX_GATHER) && t.tex.filterMode != CU_TR_FILTER_MODE_LINEAR;
-      float u[3];
+      const bool point = !gather && t.tex.filterMode != CU_TR_FILTER_MODE_LINEAR;
       for (unsigned d = 0; d < dims; ++d)
         u[d] = !normalizedCoords ? coord[d]
                : point           ? fixedNormalized(coord[d]) * float(size[d])
                                  : coord[d] * float(size[d]);
-      if (r.flags & CUCPU_TEX_GATHER) { // tld4: one channel of the four bilinear texels
+    };
+    // Writes the taps of a level carrying `total` of the filter's weight; returns their count.
+    auto levelTaps = [&](size_t level, int32_t total, Tap *taps) -> unsigned {
+      const ImageLevel &L = v.levels[level];
+      float u[3];
+      levelCoords(L, u);
+      if (linear)
+        return s.linearTaps(L, dims, u, offset, total, taps);
+      taps[0] = {&L, {0, 0, 0}, total};
+      s.pointAt(L, dims, u, offset, taps[0].at);
+      return 1;
+    };
+    auto sampleAt = [&](size_t level, uint32_t res[4]) {
+      const ImageLevel &L = v.levels[level];
+      float u[3];
+      levelCoords(L, u);
+      if (gather) { // tld4: one channel of the four bilinear texels
         const int64_t fx = floorIndex(u[0] - 0.5f), fy = floorIndex(u[1] - 0.5f);
         const int32_t x0 = addressAxis(fx, L.width, s.modes[0], s.normalized);
         const int32_t x1 = addressAxis(fx + 1, L.width, s.modes[0], s.normalized);
@@ -488,24 +647,30 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
         }
         return;
       }
-      s.sampleLevel(L, dims, u, slice, t.tex.filterMode == CU_TR_FILTER_MODE_LINEAR && !intCoords,
-                    offset, res);
+      if (!linear) {
+        int32_t at[3];
+        s.pointAt(L, dims, u, offset, at);
+        s.texel(L, at[0], at[1], at[2], slice, res);
+        return;
+      }
+      Tap taps[8];
+      s.filter(taps, s.linearTaps(L, dims, u, offset, 256, taps), slice, res);
     };
-    if (nLevels == 1 || t.tex.mipmapFilterMode == CU_TR_FILTER_MODE_POINT || s.kind == Kind::Int) {
+    if (nLevels == 1 || t.tex.mipmapFilterMode == CU_TR_FILTER_MODE_POINT || s.kind == Kind::Int ||
+        gather) {
       sampleAt(size_t(std::floor(lod + 0.5f)), out);
     } else {
       const size_t l0 = size_t(std::floor(lod));
-      const float a = quantizeWeight(lod - float(l0));
-      sampleAt(l0, out);
-      if (a > 0.0f && l0 + 1 < nLevels) {
-        uint32_t hi[4];
-        sampleAt(l0 + 1, hi);
-        for (int c = 0; c < 4; ++c) {
-          const double blend = (1.0 - a) * fromBits(out[c]) + double(a) * fromBits(hi[c]);
-          out[c] = bits(s.kind == Kind::Norm && !(s.srgb && c < 3)
-                            ? float(filterFixed(blend, s.f.isSigned))
-                            : float(blend));
-        }
+      const int32_t a = weight256(lod - float(l0));
+      if (a == 0 || l0 + 1 >= nLevels) {
+        sampleAt(l0, out);
+      } else {
+        // Linear mipmap filtering is one filter over the taps of both levels, the lower level
+        // carrying 256 - a of the weight and splitting it as bilinearShares does: blending the
+        // two filtered results misses lanes of tex.mip_lod_trilinear.
+        Tap taps[16];
+        const unsigned n = levelTaps(l0, 256 - a, taps);
+        s.filter(taps, n + levelTaps(l0 + 1, a, taps + n), slice, out);
       }
     }
   }

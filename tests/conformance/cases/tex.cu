@@ -143,6 +143,10 @@ TEX(mip_lod, f32) { IDX; PUT4(tex2DLod<float4>(t, UM, VM, LOD)); } //@ f32 threa
 TEX(mip_grad, f32) { IDX; float s = (i % 6 + 1) * 0.5f; PUT4(tex2DGrad<float4>(t, UM, VM, make_float2(s * 0.0625f, 0), make_float2(0, s * 0.0625f))); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm
 //@ mip_grad f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.linear.mlinear tol=abs=1e-5 name=mip_grad_trilinear
 TEX(mip_grad_diag, f32) { IDX; float s = (i % 6 + 1) * 0.5f; PUT4(tex2DGrad<float4>(t, UM, VM, make_float2(s * 0.0625f, s * 0.0625f), make_float2(-s * 0.03125f, s * 0.0625f))); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.mlinear tol=abs=1e-5
+// Gradients of many shapes (components in texels: x of dx (a+1)/2, y of dx 3b/8, x of dy
+// (c-1.5)(a-3)/4, y of dy ((b+c)%5+1)/2), so that the GPU's level-of-detail formula shows.
+TEX(mip_grad_shapes, f32) { IDX; int a = i & 7, b = (i >> 3) & 7, c = (i >> 6) & 3; PUT4(tex2DGrad<float4>(t, UM, VM, make_float2((a + 1) * 0.03125f, b * 0.046875f), make_float2((c - 1.5f) * (a - 3) * 0.015625f, ((b + c) % 5 + 1) * 0.0625f))); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.mlinear tol=abs=1e-5
+//@ mip_grad_shapes f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.linear.mlinear tol=abs=1e-5 name=mip_grad_shapes_trilinear
 
 // tld4 (tex2Dgather) of each component on point-filtered 2D textures
 #define GATHER(T, x, y)                                                                        \
