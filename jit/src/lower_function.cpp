@@ -1342,9 +1342,10 @@ void KernelLowering::emitRegion(int r, bool all) {
       if (all) {
         ops.push_back(llvm::MDNode::get(ctx, {str("llvm.loop.parallel_accesses"), accessGroup_}));
         // A long chain of divisions, square roots and transcendentals per thread leaves the
-        // CPU waiting on latencies with one vector of threads in flight: four interleaved
-        // vectors keep its units busy (Black-Scholes 11.4 -> 7.7 ms). Loops of loads and FMAs
-        // (SGEMM's tiles) only spill more when interleaved, so LLVM's choice stands for them.
+        // CPU waiting on latencies with one vector of threads in flight: interleaved vectors
+        // keep its units busy (four here; eight once the block shape shows at least 128 threads
+        // along x: specializeBlockShape). Loops of loads and FMAs (SGEMM's tiles) only spill
+        // more when interleaved, so LLVM's choice stands for them.
         if (longLatencyOps(r) >= 3)
           ops.push_back(llvm::MDNode::get(ctx, {str("llvm.loop.interleave.count"),
                                                 llvm::ConstantAsMetadata::get(b.getInt32(4))}));

@@ -578,27 +578,48 @@ void sampleTexture(const TextureObject &t, const cucpu_tex_request &r, uint32_t 
     if (r.flags & CUCPU_TEX_LEVEL) {
       lod = r.lod;
     } else if (r.flags & CUCPU_TEX_GRAD) {
-      // The GPU measures each gradient in texels by an approximate length, its largest component
-      // plus 11/32 of the others, and takes log2 of the longer one rounded up to a multiple of
-      // 1/256. Established from tex.mip_grad_trilinear and tex.mip_grad_diag: axis-aligned
-      // gradients of 1.5 and 2.5 texels blend 150/256 and 83/256 of the next level (log2 gives
-      // 149.75 and 82.41), and gradients of (s, s/2) and (-s/2, s/2) texels blend 59/256,
-      // 209/256 and 141/256 for s = 1, 1.5 and 2.5 (the Euclidean length gives 41/256, 191/256
-      // and 124/256). That is the only recorded non-axis-aligned shape: 11/32 is pinned by it
-      // alone (with the rounding up, any factor in [0.3417, 0.3438] fits).
+      // The GPU measures the footprint in texels along four directions, the two gradients and
+      // their sum and difference, each by an approximate length: its largest component plus 11/32
+      // of the others, 11/16 of that for the sum and difference (about 1/sqrt(2)). The longest
+      // of the four, truncated to 8 bits below its leading one, goes through a log2 table whose
+      // entry j is log2(1 + (j + 1/2) / 256) rounded to 1/256 (0 for j = 0, a power of two).
+      // Established from tex.mip_grad_trilinear, tex.mip_grad_diag, and the 256 gradient pairs
+      // of tex.mip_grad_shapes(_trilinear), whose LOD per lane comes from the point-filtered
+      // levels and their blend weight: lengths of (3.5, 2.25) and (3.5, 1.125) texels give 536/256
+      // and 501/256 (truncation and table; log2 rounded up gives 537 and 502); gradients
+      // (1, 0) and (0.75, 0.5) give 103/256 (the sum (1.75, 0.5); the longer gradient gives 0).
+      // (The Euclidean major axis of the footprint misses most lanes.) 7 lanes of each shapes
+      // case, all decided by the sum, still miss the GPU's LOD by 1/256 (known_failures.txt).
       const ImageLevel &L0 = v.levels[0];
       const float size[3] = {float(L0.width), float(L0.height), float(L0.depth)};
-      float rho = 0;
-      for (const float *g : {r.dpdx, r.dpdy}) {
+      float gx[3], gy[3], sum[3], diff[3];
+      for (unsigned d = 0; d < dims; ++d) {
+        gx[d] = r.dpdx[d] * size[d];
+        gy[d] = r.dpdy[d] * size[d];
+        sum[d] = gx[d] + gy[d];
+        diff[d] = gx[d] - gy[d];
+      }
+      auto length = [&](const float *g) {
         float longest = 0, others = 0;
         for (unsigned d = 0; d < dims; ++d) {
-          const float c = std::fabs(g[d] * size[d]);
+          const float c = std::fabs(g[d]);
           others += std::min(longest, c);
           longest = std::max(longest, c);
         }
-        rho = std::max(rho, longest + 0.34375f * others);
+        return longest + 0.34375f * others;
+      };
+      const float rho =
+          std::max({length(gx), length(gy), 0.6875f * length(sum), 0.6875f * length(diff)});
+      if (rho > 0.0f && std::isfinite(rho)) {
+        int e;
+        const float m = std::frexp(rho, &e); // rho = m * 2^e, m in [0.5, 1)
+        const int j = int(m * 512.0f) - 256;
+        const float frac =
+            j == 0 ? 0.0f : std::round(256.0f * std::log2(1.0f + (float(j) + 0.5f) / 256.0f));
+        lod = float(e - 1) + frac / 256.0f;
+      } else {
+        lod = std::log2(rho); // no footprint: -infinity; infinite or NaN gradients pass through
       }
-      lod = std::ceil(std::log2(rho) * 256.0f) / 256.0f;
     }
     lod += t.tex.mipmapLevelBias;
     lod = std::clamp(lod, t.tex.minMipmapLevelClamp,
