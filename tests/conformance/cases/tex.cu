@@ -147,6 +147,10 @@ TEX(mip_grad_diag, f32) { IDX; float s = (i % 6 + 1) * 0.5f; PUT4(tex2DGrad<floa
 // (c-1.5)(a-3)/4, y of dy ((b+c)%5+1)/2), so that the GPU's level-of-detail formula shows.
 TEX(mip_grad_shapes, f32) { IDX; int a = i & 7, b = (i >> 3) & 7, c = (i >> 6) & 3; PUT4(tex2DGrad<float4>(t, UM, VM, make_float2((a + 1) * 0.03125f, b * 0.046875f), make_float2((c - 1.5f) * (a - 3) * 0.015625f, ((b + c) % 5 + 1) * 0.0625f))); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.mlinear tol=abs=1e-5
 //@ mip_grad_shapes f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.linear.mlinear tol=abs=1e-5 name=mip_grad_shapes_trilinear
+// Equal gradients X = Y = (b/2, a/2) texels, so that their sum (b, a) decides the level of detail,
+// a = 3 + k/8 and b = 1/2 + j/8 on a grid (and the same along x): data for the sum term's rounding.
+TEX(mip_grad_sum_y, f32) { IDX; float b = 0.5f + (i & 15) * 0.125f, a = 3.0f + ((i >> 4) & 15) * 0.125f; float2 g = make_float2(b / 32, a / 16); PUT4(tex2DGrad<float4>(t, UM, VM, g, g)); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.mlinear tol=abs=1e-5
+TEX(mip_grad_sum_x, f32) { IDX; float b = 0.5f + (i & 15) * 0.125f, a = 3.0f + ((i >> 4) & 15) * 0.125f; float2 g = make_float2(a / 32, b / 16); PUT4(tex2DGrad<float4>(t, UM, VM, g, g)); } //@ f32 threads=256 per=4 res=tex.mip2d.f32x1.norm.mlinear tol=abs=1e-5
 
 // tld4 (tex2Dgather) of each component on point-filtered 2D textures
 #define GATHER(T, x, y)                                                                        \
