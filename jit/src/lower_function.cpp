@@ -1420,7 +1420,7 @@ void KernelLowering::emitDispatch() {
     // real barrier textually before the loop (the top of an outer loop) must not be released
     // while they have yet to reach it; one masked run takes them through the loop's implicit
     // barriers to a real one or to their exit.
-    Value *next = every || namedBarriers_ ? nb : inLoopFirst(nb); // (named: already picked)
+    Value *next = every ? nb : inLoopFirst(nb);
     auto *sw = b.CreateSwitch(next, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
       sw->addCase(b.getInt32(static_cast<uint32_t>(k)),

@@ -96,15 +96,14 @@ Value *KernelLowering::resumesAt(int r, Value *t, Value *state) {
 // The region to run next when named barriers exist: the smallest state of any thread that is not
 // waiting at an incomplete named barrier (a named barrier is complete when its arrivals reach its
 // thread count, or every thread that has not exited). The chosen barrier's arrivals are used up.
-// Threads waiting at an implicit loop barrier go first (as in emitDispatch), and with none
-// runnable (a protocol that cannot finish) the smallest state runs, so the block still ends.
+// With none runnable (a protocol that cannot finish), the smallest state runs, so the block
+// still ends (kernels with named barriers get no implicit loop barriers: addLoopBarriers).
 // At a region whose barrier is named at run time, the first thread found there with a complete
 // barrier names the barrier released (releasedBarrier_); its threads run in the masked copy.
 // `together` becomes: every thread resumes at the chosen region (and runs it).
 Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) {
   auto *i32 = b.getInt32Ty();
   const int32_t exited = kExited;
-  Value *inLoop = warpMode_ ? nullptr : inLoopFirst(b.getInt32(exited));
   // Threads still running.
   Value *live2 = foldLoop(
       nthreads_, {b.getInt32(0)},
@@ -155,16 +154,16 @@ Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) 
       "named.scan");
   Value *best2 = scan[0];
   Value *pick = b.CreateSelect(b.CreateICmpEQ(best2, b.getInt32(exited)), smallest, best2);
-  if (inLoop)
-    pick = b.CreateSelect(b.CreateICmpEQ(inLoop, b.getInt32(exited)), pick, inLoop);
-  for (auto &[r, n] : need) { // the chosen barrier's arrivals are consumed
-    Value *p = barrierSlot(barrierCounts_, b.getInt32(regions_[r].barrierId));
+  // The chosen barrier's arrivals are used up (`n` of them at most) when `chosen` holds.
+  auto consume = [&](Value *id, Value *n, Value *chosen) {
+    Value *p = barrierSlot(barrierCounts_, id);
     Value *cur = b.CreateLoad(i32, p);
-    Value *used =
-        b.CreateSelect(b.CreateICmpEQ(pick, b.getInt32(r)),
-                       b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n, cur), b.getInt32(0));
+    Value *used = b.CreateSelect(chosen, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n, cur),
+                                 b.getInt32(0));
     b.CreateStore(b.CreateSub(cur, used), p);
-  }
+  };
+  for (auto &[r, n] : need)
+    consume(b.getInt32(regions_[r].barrierId), n, b.CreateICmpEQ(pick, b.getInt32(r)));
   if (!dynamic.empty()) {
     // A region named at run time: only the threads of the released barrier run it (in the masked
     // copy); a deadlocked block's fallback releases the first thread's barrier without a count.
@@ -173,13 +172,8 @@ Value *KernelLowering::pickWithNamedBarriers(Value *smallest, Value *&together) 
     Value *atDynamic = b.getFalse();
     for (int r : dynamic)
       atDynamic = b.CreateOr(atDynamic, b.CreateICmpEQ(pick, b.getInt32(r)));
-    Value *p = barrierSlot(barrierCounts_, id);
-    Value *cur = b.CreateLoad(i32, p);
-    Value *n = needed(b.CreateLoad(i32, barrierSlot(barrierNeeds_, id)));
-    Value *used =
-        b.CreateSelect(b.CreateAnd(atDynamic, runnable),
-                       b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n, cur), b.getInt32(0));
-    b.CreateStore(b.CreateSub(cur, used), p);
+    consume(id, needed(b.CreateLoad(i32, barrierSlot(barrierNeeds_, id))),
+            b.CreateAnd(atDynamic, runnable));
     together = b.CreateAnd(together, b.CreateNot(atDynamic));
   }
   together = b.CreateAnd(together, b.CreateICmpEQ(pick, smallest));

@@ -3,6 +3,7 @@
 #include "run_grid.h"
 
 #include <algorithm>
+#include <functional>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -508,13 +509,18 @@ TEST_F(Schedules2, BarrierLoopWithATripCountFromSharedMemory) {
     }
 }
 
-TEST_F(Schedules2, ValuesDefinedOnlyInsideAVaryingLoop) {
+// The reference of three kernels that set values in some threads only: each round, thread t
+// with (t + r) % 3 != 0 sets w = 2p + b + r and lastR = r and adds part(s, t, r) of the words
+// to its next word; each thread outputs s + 3w + lastR + extra (n * rounds or 0).
+void expectDefinedUnderVaryingCondition(
+    Schedules2 &f, const char *kernel, uint32_t seed,
+    const std::function<int(const std::vector<int> &, int, int)> &part, bool extra) {
   const int blocks = 3, p = 17;
   for (int n : kSizes)
     for (int rounds : {0, 1, 2, 5}) {
-      std::vector<int> in = words(size_t(blocks) * n, 1000, 36), out(blocks * n, -1);
+      std::vector<int> in = words(size_t(blocks) * n, 1000, seed), out(blocks * n, -1);
       int *pi = in.data(), *po = out.data(), pp = p, r = rounds;
-      run("definedInsideVaryingLoop", blocks, n, {&pi, &po, &pp, &r});
+      f.run(kernel, blocks, n, {&pi, &po, &pp, &r});
       std::vector<int> want(out.size());
       for (int b = 0; b < blocks; ++b) {
         std::vector<int> s(in.begin() + b * n, in.begin() + (b + 1) * n), next(n), w(n, p),
@@ -522,80 +528,44 @@ TEST_F(Schedules2, ValuesDefinedOnlyInsideAVaryingLoop) {
         for (int r = 0; r < rounds; ++r) {
           for (int t = 0; t < n; ++t) {
             int sum = 0;
-            for (int k = 0; k < (t + r) % 3; ++k) {
+            if ((t + r) % 3 != 0) {
               w[t] = p * 2 + b + r;
               lastR[t] = r;
-              sum += s[(t + k) % n];
+              sum = part(s, t, r);
             }
             next[t] = (sum + w[t]) & 0xffff;
           }
           s = next;
         }
         for (int t = 0; t < n; ++t)
-          want[b * n + t] = s[t] + w[t] * 3 + lastR[t];
+          want[b * n + t] = s[t] + w[t] * 3 + lastR[t] + (extra ? n * rounds : 0);
       }
       expectWords(out, want, shape(blocks, n, rounds));
     }
+}
+
+TEST_F(Schedules2, ValuesDefinedOnlyInsideAVaryingLoop) {
+  expectDefinedUnderVaryingCondition(
+      *this, "definedInsideVaryingLoop", 36,
+      [](const std::vector<int> &s, int t, int r) {
+        int sum = 0;
+        for (int k = 0; k < (t + r) % 3; ++k)
+          sum += s[(t + k) % s.size()];
+        return sum;
+      },
+      false);
 }
 
 TEST_F(Schedules2, ValuesDefinedOnlyUnderAVaryingIf) {
-  const int blocks = 3, p = 17;
-  for (int n : kSizes)
-    for (int rounds : {0, 1, 2, 5}) {
-      std::vector<int> in = words(size_t(blocks) * n, 1000, 40), out(blocks * n, -1);
-      int *pi = in.data(), *po = out.data(), pp = p, r = rounds;
-      run("definedUnderVaryingIf", blocks, n, {&pi, &po, &pp, &r});
-      std::vector<int> want(out.size());
-      for (int b = 0; b < blocks; ++b) {
-        std::vector<int> s(in.begin() + b * n, in.begin() + (b + 1) * n), next(n), w(n, p),
-            lastR(n, -1);
-        for (int r = 0; r < rounds; ++r) {
-          for (int t = 0; t < n; ++t) {
-            int sum = 0;
-            if ((t + r) % 3 != 0) {
-              w[t] = p * 2 + b + r;
-              lastR[t] = r;
-              sum += s[(t + 1) % n];
-            }
-            next[t] = (sum + w[t]) & 0xffff;
-          }
-          s = next;
-        }
-        for (int t = 0; t < n; ++t)
-          want[b * n + t] = s[t] + w[t] * 3 + lastR[t];
-      }
-      expectWords(out, want, shape(blocks, n, rounds));
-    }
+  expectDefinedUnderVaryingCondition(
+      *this, "definedUnderVaryingIf", 40,
+      [](const std::vector<int> &s, int t, int) { return s[(t + 1) % s.size()]; }, false);
 }
 
 TEST_F(Schedules2, ValuesDefinedOnlyUnderAVaryingIfJoiningBeforeTheBarrier) {
-  const int blocks = 3, p = 17;
-  for (int n : kSizes)
-    for (int rounds : {0, 1, 2, 5}) {
-      std::vector<int> in = words(size_t(blocks) * n, 1000, 41), out(blocks * n, -1);
-      int *pi = in.data(), *po = out.data(), pp = p, r = rounds;
-      run("definedUnderVaryingIfJoin", blocks, n, {&pi, &po, &pp, &r});
-      std::vector<int> want(out.size());
-      for (int b = 0; b < blocks; ++b) {
-        std::vector<int> s(in.begin() + b * n, in.begin() + (b + 1) * n), next(n), w(n, p),
-            lastR(n, -1);
-        for (int r = 0; r < rounds; ++r) {
-          for (int t = 0; t < n; ++t) {
-            int sum = 0;
-            if ((t + r) % 3 != 0) {
-              w[t] = p * 2 + b + r;
-              lastR[t] = r;
-              sum += s[(t + 1) % n];
-            }
-            next[t] = (sum + w[t]) & 0xffff;
-          }
-          s = next;
-        }
-        for (int t = 0; t < n; ++t)
-          want[b * n + t] = s[t] + w[t] * 3 + lastR[t] + n * rounds;
-      }
-      expectWords(out, want, shape(blocks, n, rounds));
-    }
+  expectDefinedUnderVaryingCondition(
+      *this, "definedUnderVaryingIfJoin", 41,
+      [](const std::vector<int> &s, int t, int) { return s[(t + 1) % s.size()]; }, true);
 }
 
 TEST_F(Schedules2, BarriersOnlyInOddRounds) {
