@@ -8,6 +8,7 @@
 #include "cucpu/support/log.h"
 #include "parallel_loops.h"
 #include "pointer_rewrite.h"
+#include "scratch_alias.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
@@ -189,6 +190,7 @@ struct Engine {
     pre.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(early)));
     pre.run(m, mam);
     rewritePointers(m);
+    tagScratchAccesses(m);
     if (log::enabled(log::Component::Jit, log::Level::Trace)) {
       std::string ir;
       llvm::raw_string_ostream os(ir);

@@ -7,6 +7,7 @@
 #include "ptx_build.h"
 
 #include "pointer_rewrite.h"
+#include "scratch_alias.h"
 
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -1626,10 +1627,12 @@ void KernelLowering::goTo(int s) {
     arrive(s);
 }
 
-void KernelLowering::tagMemory(llvm::Instruction *i) {
+void KernelLowering::tagMemory(llvm::Instruction *i, bool outsideScratch) {
   if (accessGroup_ &&
       (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) || i->mayReadOrWriteMemory()))
     i->setMetadata(llvm::LLVMContext::MD_access_group, accessGroup_);
+  if (outsideScratch)
+    i->setMetadata(kOutsideScratchMetadata, llvm::MDNode::get(ctx, {}));
 }
 
 llvm::BasicBlock *KernelLowering::blockCopy(int blk) {

@@ -165,7 +165,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     ptx::Space sp = spaceOf(in);
     const ptx::Operand &addrOp = load ? o[1] : o[0];
     const ptx::Operand &valOp = load ? o[0] : o[1];
-    Value *p = address(addrOp, sp, in);
+    bool outside = false;
+    Value *p = address(addrOp, sp, in, &outside);
     unsigned vw = vectorWidth(in);
     unsigned es = ptx::typeSize(t);
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
@@ -188,14 +189,14 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
         if (ordering != llvm::AtomicOrdering::NotAtomic)
           ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
                                                                   : ordering);
-        tagMemory(ld);
+        tagMemory(ld, outside);
         write(valOp, ld, t, in);
       } else {
         auto *st = b.CreateAlignedStore(src(1, t), p, align, isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
           st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
                                                                   : ordering);
-        tagMemory(st);
+        tagMemory(st, outside);
       }
       return;
     }
@@ -207,11 +208,12 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
         if (valOp.elems[i].kind == K::Sink)
           continue;
         auto *ld = b.CreateAlignedLoad(memTy, ep, i ? align : llvm::Align(es * vw), isVolatile);
-        tagMemory(ld);
+        tagMemory(ld, outside);
         write(valOp.elems[i], ld, t, in);
       } else {
         tagMemory(b.CreateAlignedStore(read(valOp.elems[i], t, in), ep,
-                                       i ? align : llvm::Align(es * vw), isVolatile));
+                                       i ? align : llvm::Align(es * vw), isVolatile),
+                  outside);
       }
     }
     return;
@@ -275,7 +277,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     const bool isAtom = op == "atom";
     ptx::Space sp = spaceOf(in);
     const size_t base = isAtom ? 1 : 0;
-    Value *p = address(o.at(base), sp, in);
+    bool outside = false;
+    Value *p = address(o.at(base), sp, in, &outside);
     llvm::Type *mty = ty;
     if (in.hasMod("cas")) {
       if (o.size() != base + 3)
@@ -285,7 +288,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       auto *x = b.CreateAtomicCmpXchg(p, cmpv, newv, llvm::MaybeAlign(),
                                       llvm::AtomicOrdering::SequentiallyConsistent,
                                       llvm::AtomicOrdering::SequentiallyConsistent);
-      tagMemory(x);
+      tagMemory(x, outside);
       if (isAtom)
         write(o[0], b.CreateExtractValue(x, 0), t, in);
       return;
@@ -315,7 +318,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       v = convert(v, mty, signedType(t));
     auto *x = b.CreateAtomicRMW(bop, p, v, llvm::MaybeAlign(),
                                 llvm::AtomicOrdering::SequentiallyConsistent);
-    tagMemory(x);
+    tagMemory(x, outside);
     if (isAtom)
       write(o[0], x, t, in);
     return;

@@ -215,8 +215,8 @@ void KernelLowering::write(const ptx::Operand &op, Value *v, T type, const ptx::
   b.CreateStore(convert(v, ri.ty, ptx::isSigned(type)), ri.slot);
 }
 
-Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
-                               const ptx::Instruction &in) {
+Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space, const ptx::Instruction &in,
+                               bool *outsideScratch) {
   if (op.kind != K::Address && op.kind != K::Symbol && op.kind != K::Reg)
     throwInvalid(op.loc, "expected an address in '" + spellingOf(in) + "'");
   Value *base;
@@ -241,6 +241,8 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space,
     base = b.getInt64(0);
   }
   Value *off = b.CreateAdd(base, b.getInt64(op.kind == K::Reg ? 0 : op.imm));
+  if (outsideScratch) // a generic address may name .local memory, which lives in scratch
+    *outsideScratch = space != ptx::Space::None && space != ptx::Space::Local;
   switch (space) {
   case ptx::Space::Shared:
     return b.CreateGEP(b.getInt8Ty(), sharedBase_, off);

@@ -118,8 +118,10 @@ public:
 
   llvm::Value *read(const ptx::Operand &op, ptx::Type want, const ptx::Instruction &in);
   void write(const ptx::Operand &op, llvm::Value *v, ptx::Type type, const ptx::Instruction &in);
-  // A pointer for an address operand ([reg+imm], [sym+imm]) in a state space.
-  llvm::Value *address(const ptx::Operand &op, ptx::Space space, const ptx::Instruction &in);
+  // A pointer for an address operand ([reg+imm], [sym+imm]) in a state space; *outsideScratch
+  // (when given) tells whether the space can never hold the block's scratch memory (.local).
+  llvm::Value *address(const ptx::Operand &op, ptx::Space space, const ptx::Instruction &in,
+                       bool *outsideScratch = nullptr);
   llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
   llvm::Value *sharedBase() const { return sharedBase_; }
   void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp: instruction semantics
@@ -141,7 +143,9 @@ public:
   // Splits packed 2x16-bit operands into lanes (lanes = 1: no split), applies fn to each.
   llvm::Value *perLane(unsigned lanes, const std::vector<llvm::Value *> &args,
                        const std::function<llvm::Value *(std::vector<llvm::Value *> &)> &fn);
-  void tagMemory(llvm::Instruction *i); // parallel-access metadata for thread loops
+  // Parallel-access metadata for thread loops; outsideScratch marks a kernel's access to a space
+  // that cannot be scratch memory, for the scratch alias scope (scratch_alias.h).
+  void tagMemory(llvm::Instruction *i, bool outsideScratch = false);
   // Atomically replaces the value of type ty at p by update(old) (a compare-and-swap loop).
   llvm::Value *atomicUpdate(llvm::Value *p, llvm::Type *ty,
                             const std::function<llvm::Value *(llvm::Value *)> &update);

@@ -71,3 +71,17 @@ extern "C" __global__ void recursiveSync(const int *in, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = levelSum(s, blockDim.x / 2, in[i]);
 }
+
+// A generic address of a thread's .local array, written through in a device function, then read
+// back with ld.local: .local lives in the block's scratch memory, whose accesses are otherwise
+// known not to alias anything else.
+__device__ __noinline__ void bumpThrough(int *p, int by) { *p += by; }
+
+extern "C" __global__ void localThroughGeneric(const int *in, int *out, int k) {
+  int a[8];
+  for (int i = 0; i < 8; ++i)
+    a[i] = in[threadIdx.x] * (i + 1);
+  int j = (threadIdx.x * k) & 7;
+  bumpThrough(&a[j], in[(threadIdx.x + 1) % blockDim.x]);
+  out[threadIdx.x] = a[j] * 1000 + a[(j + 1) & 7];
+}

@@ -498,4 +498,26 @@ DONE:
   EXPECT_NE(log.find("40:3:"), std::string::npos) << log;
 }
 
+// Regression guard for the scratch alias scope: a .local array (in scratch) written through a
+// generic address in a device function must be reread afterwards, not forwarded from before.
+TEST(Calls, LocalArrayWrittenThroughAGenericAddress) {
+  auto prog = load(readSource("tests/unit/jit/calls_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const int n = 128, k = 3;
+  std::vector<int> in(n), out(n, -1);
+  for (int t = 0; t < n; ++t)
+    in[t] = t * 7 - 300;
+  int *pi = in.data(), *po = out.data();
+  int kk = k;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {n, 1, 1};
+  runGrid(*prog, "localThroughGeneric", grid, block, {&pi, &po, &kk});
+  for (int t = 0; t < n; ++t) {
+    int a[8];
+    for (int i = 0; i < 8; ++i)
+      a[i] = in[t] * (i + 1);
+    a[(t * k) & 7] += in[(t + 1) % n];
+    ASSERT_EQ(out[t], a[(t * k) & 7] * 1000 + a[(t * k + 1) & 7]) << t;
+  }
+}
+
 } // namespace

@@ -448,6 +448,34 @@ TEST(Lowering, Lop3WithPredicateOutput) {
 // is interleaved as many 16-lane vectors deep as the block's x extent fills, up to eight, so the
 // CPU has independent work while one vector waits: 8 at 256 threads, 4 at 64 (a count beyond
 // the trip count made LLVM fall back to 8-lane vectors, not interleaved).
+// A register saved in scratch memory between barriers does not alias shared memory: the tile of
+// B that SGEMM's inner loop reads through every thread's iteration is loaded once, before the
+// thread loop, not reloaded after each thread's store of its sum.
+TEST(Lowering, SharedTileLoadsLeaveTheThreadLoop) {
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if (schedule && *schedule)
+    GTEST_SKIP() << "about the block scheduler's thread loops";
+  uint32_t block[3] = {16, 16, 1};
+  auto ir = cucpu::jit::Program::inspect(readSource("bench/cuda/sgemm.ptx"), "sgemm",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  // The basic block holding the multiply-adds (one per k, 16 lanes of x) and its vector loads.
+  size_t fma = ir->find("@llvm.fma.v16f32(");
+  ASSERT_NE(fma, std::string::npos);
+  size_t begin = ir->rfind("\n\n", fma);
+  size_t end = ir->find("\n\n", fma);
+  ASSERT_NE(begin, std::string::npos);
+  std::string body = ir->substr(begin, end - begin);
+  auto count = [&](const char *what) {
+    size_t n = 0;
+    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("@llvm.fma.v16f32("), 16u) << body;
+  EXPECT_LE(count("load <16 x float>"), 1u) << "only the running sum is loaded per row:\n" << body;
+}
+
 TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
   const char *schedule = std::getenv("CUCPU_SCHEDULE");
   if (schedule && *schedule)
