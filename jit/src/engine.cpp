@@ -1,5 +1,6 @@
 // ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
 #include "engine.h"
+#include "contiguous_gathers.h"
 #include "directed_rounding.h"
 
 #include "perf_map.h"
@@ -174,6 +175,7 @@ struct Engine {
         });
     pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformScratchStoresPass()));
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(ContiguousGathersPass()));
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DirectedRoundingPass()));
     });
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });

@@ -63,3 +63,23 @@ extern "C" __global__ void nestedLoopBarriers(const int *in, int *out, int round
   }
   out[blockIdx.x * n + t] = v;
 }
+
+// Pointers carried across barriers (strength-reduced p += blockDim.x): lane addresses that are
+// consecutive (mode 0), permuted (1), swapped in pairs (2); the loads skip every fifth thread and
+// the stores every third, so the vector accesses are masked.
+extern "C" __global__ void carriedPointers(const int *in, int *out, int mode) {
+  __shared__ int s[256];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  unsigned src = mode == 0 ? t : mode == 1 ? (t * 37 + 11) % n : t ^ 1;
+  const int *p = in + blockIdx.x * n * 4 + src;
+  int *q = out + blockIdx.x * n * 4 + src;
+  for (int k = 0; k < 4; ++k) {
+    s[t] = t % 5 ? *p : -k;
+    __syncthreads();
+    if (t % 3)
+      *q = s[(t + 1) % n] * 8 + k;
+    __syncthreads();
+    p += n;
+    q += n;
+  }
+}

@@ -90,4 +90,35 @@ TEST(Barriers, NestedUniformLoopsAndUniformBranches) {
   }
 }
 
+// Per-thread pointers saved across barriers make the vectoriser gather and scatter; the
+// contiguity test takes vector loads and stores when the lanes' addresses are consecutive and
+// keeps the gathers otherwise (permuted, pairwise swapped), masked either way.
+TEST(Barriers, PointersCarriedAcrossBarriers) {
+  auto prog = load(readSource("tests/unit/jit/barrier_kernels.ptx"));
+  ASSERT_TRUE(prog);
+  const int threads = 128, blocks = 2, per = threads * 4;
+  std::vector<int> in(per * blocks);
+  for (int i = 0; i < per * blocks; ++i)
+    in[i] = (i * 53) % 97 - 40;
+  for (int mode : {0, 1, 2}) {
+    std::vector<int> out(per * blocks, 777), want(per * blocks, 777);
+    auto src = [&](int t) { return mode == 0 ? t : mode == 1 ? (t * 37 + 11) % threads : t ^ 1; };
+    for (int bk = 0; bk < blocks; ++bk)
+      for (int k = 0; k < 4; ++k) {
+        std::vector<int> s(threads);
+        for (int t = 0; t < threads; ++t)
+          s[t] = t % 5 ? in[bk * per + k * threads + src(t)] : -k;
+        for (int t = 0; t < threads; ++t)
+          if (t % 3)
+            want[bk * per + k * threads + src(t)] = s[(t + 1) % threads] * 8 + k;
+      }
+    int *pi = in.data(), *po = out.data();
+    int md = mode;
+    uint32_t grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+    runGrid(*prog, "carriedPointers", grid, block, {&pi, &po, &md});
+    for (int i = 0; i < per * blocks; ++i)
+      ASSERT_EQ(out[i], want[i]) << "mode " << mode << " element " << i;
+  }
+}
+
 } // namespace
