@@ -10,6 +10,7 @@
 #include "parallel_loops.h"
 #include "pointer_rewrite.h"
 #include "scratch_alias.h"
+#include "streaming_stores.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
@@ -176,6 +177,7 @@ struct Engine {
     pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformScratchStoresPass()));
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(ContiguousGathersPass()));
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DirectedRoundingPass()));
     });
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*libraryInfo); });

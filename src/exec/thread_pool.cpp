@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -233,6 +234,25 @@ unsigned defaultThreadCount() {
   // Not the calling thread's affinity: the application may have pinned it to one core.
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   return cpus > 0 ? static_cast<unsigned>(cpus) : 1;
+}
+
+uint64_t lastLevelCacheBytes() {
+  static const uint64_t bytes = [] {
+    uint64_t largest = 0;
+    for (int index = 0; index < 8; ++index) {
+      std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                       "/size");
+      uint64_t n = 0;
+      char unit = 0;
+      if (!(in >> n))
+        continue;
+      in >> unit;
+      n <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+      largest = std::max(largest, n);
+    }
+    return largest ? largest : uint64_t(32) << 20;
+  }();
+  return bytes;
 }
 
 } // namespace cucpu::exec

@@ -122,7 +122,16 @@ typedef struct cucpu_launch {
   uint32_t nthreads;         /* block[0] * block[1] * block[2] */
   const uint32_t *envreg;    /* %envreg0..31 */
   const cucpu_services *services; /* device printf, assert, trap, malloc */
+  uint32_t flags;                 /* CUCPU_LAUNCH_* */
 } cucpu_launch;
+
+/* cucpu_launch.flags */
+enum {
+  /* The grid's threads store more than the last-level cache holds: full, aligned 64-byte vector
+   * stores to global memory may bypass the caches (non-temporal), sparing the read of each line
+   * before it is overwritten. */
+  CUCPU_LAUNCH_STREAMING_STORES = 1
+};
 
 /* One per worker, reused across the blocks it runs. A call runs the block at ctaid and the `more`
  * blocks after it in linear order (ctaid.x fastest); generated code does not write the record. */
@@ -147,6 +156,7 @@ typedef void (*cucpu_block_fn)(const cucpu_launch *launch, cucpu_block *block);
 #define CUCPU_BLOCK_OFFSET_SHARED 16
 #define CUCPU_BLOCK_OFFSET_SCRATCH 24
 #define CUCPU_LAUNCH_OFFSET_SERVICES 48
+#define CUCPU_LAUNCH_OFFSET_FLAGS 56
 
 #ifdef __cplusplus
 }
@@ -157,6 +167,7 @@ static_assert(__builtin_offsetof(cucpu_launch, dyn_shared_bytes) == CUCPU_LAUNCH
 static_assert(__builtin_offsetof(cucpu_launch, nthreads) == CUCPU_LAUNCH_OFFSET_NTHREADS, "abi");
 static_assert(__builtin_offsetof(cucpu_launch, envreg) == CUCPU_LAUNCH_OFFSET_ENVREG, "abi");
 static_assert(__builtin_offsetof(cucpu_launch, services) == CUCPU_LAUNCH_OFFSET_SERVICES, "abi");
+static_assert(__builtin_offsetof(cucpu_launch, flags) == CUCPU_LAUNCH_OFFSET_FLAGS, "abi");
 static_assert(__builtin_offsetof(cucpu_block, more) == CUCPU_BLOCK_OFFSET_MORE, "abi");
 static_assert(__builtin_offsetof(cucpu_block, shared) == CUCPU_BLOCK_OFFSET_SHARED, "abi");
 static_assert(__builtin_offsetof(cucpu_block, scratch) == CUCPU_BLOCK_OFFSET_SCRATCH, "abi");

@@ -121,4 +121,34 @@ TEST(Barriers, PointersCarriedAcrossBarriers) {
   }
 }
 
+// The streaming-store path (launch flag set): outputs at every alignment and a partial last
+// block give the same results as plain stores; lines the grid does not own are left alone.
+TEST(Barriers, StreamingStoresAtEveryAlignment) {
+  auto prog = load(readSource("bench/cuda/vector_add.ptx"));
+  ASSERT_TRUE(prog);
+  const int n = 256 * 9 + 37;
+  std::vector<float> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i % 101) * 0.5f;
+    b[i] = float(i % 7) - 3.0f;
+  }
+  for (uint32_t flags : {0u, uint32_t(CUCPU_LAUNCH_STREAMING_STORES)})
+    for (int shift = 0; shift < 16; shift += 3) {
+      std::vector<float> storage(n + 64, -1.0f);
+      float *c =
+          reinterpret_cast<float *>((reinterpret_cast<uintptr_t>(storage.data()) + 63) / 64 * 64) +
+          shift;
+      float *pa = a.data(), *pb = b.data();
+      int nn = n;
+      uint32_t grid[3] = {10, 1, 1}, block[3] = {256, 1, 1};
+      runGrid(*prog, "vectorAdd", grid, block, {&pa, &pb, &c, &nn}, 0, 3, flags);
+      for (int i = 0; i < n; ++i)
+        ASSERT_EQ(c[i], a[i] + b[i]) << "flags " << flags << " shift " << shift << " i " << i;
+      for (float *p = storage.data(); p < c; ++p)
+        ASSERT_EQ(*p, -1.0f);
+      for (float *p = c + n; p < storage.data() + storage.size(); ++p)
+        ASSERT_EQ(*p, -1.0f);
+    }
+}
+
 } // namespace

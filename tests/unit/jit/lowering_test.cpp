@@ -476,6 +476,25 @@ TEST(Lowering, SharedTileLoadsLeaveTheThreadLoop) {
   EXPECT_LE(count("load <16 x float>"), 1u) << "only the running sum is loaded per row:\n" << body;
 }
 
+// Whole-line stores of a streaming kernel get a non-temporal path (taken when the launch says
+// the grid's output exceeds the cache); an in-place update (SAXPY reads the line it writes) and a
+// compute-bound loop (Black-Scholes) keep plain stores.
+TEST(Lowering, StreamingStoresOnlyWhereTheyPay) {
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if (schedule && *schedule)
+    GTEST_SKIP() << "about the block scheduler's thread loops";
+  uint32_t block[3] = {256, 1, 1};
+  auto nontemporal = [&](const char *file, const char *kernel) {
+    auto ir = cucpu::jit::Program::inspect(readSource(file), kernel,
+                                           cucpu::jit::Program::Stage::OptimizedIR, block);
+    EXPECT_TRUE(ir.hasValue()) << ir.error().message();
+    return ir.hasValue() && ir->find("!nontemporal") != std::string::npos;
+  };
+  EXPECT_TRUE(nontemporal("bench/cuda/vector_add.ptx", "vectorAdd"));
+  EXPECT_FALSE(nontemporal("bench/cuda/saxpy.ptx", "saxpy"));
+  EXPECT_FALSE(nontemporal("bench/cuda/black_scholes.ptx", "blackScholes"));
+}
+
 TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
   const char *schedule = std::getenv("CUCPU_SCHEDULE");
   if (schedule && *schedule)

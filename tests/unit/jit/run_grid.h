@@ -28,10 +28,10 @@ inline std::unique_ptr<cucpu::jit::Program> load(const std::string &ptx) {
 }
 
 // Runs every block of a grid serially through the block function, `perCall` consecutive blocks
-// per call (the function steps ctaid itself for cucpu_block::more).
+// per call (the function steps ctaid itself for cucpu_block::more); `flags`: CUCPU_LAUNCH_*.
 inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t grid[3],
                     const uint32_t block[3], std::vector<void *> args, uint32_t dynShared = 0,
-                    uint32_t perCall = 1) {
+                    uint32_t perCall = 1, uint32_t flags = 0) {
   const auto *k = prog.findKernel(name);
   ASSERT_NE(k, nullptr);
   auto fn = prog.blockFunction(*k, block);
@@ -48,6 +48,7 @@ inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t 
   l.dyn_shared_bytes = dynShared;
   l.nthreads = block[0] * block[1] * block[2];
   l.envreg = env;
+  l.flags = flags;
   std::vector<uint8_t> shared(k->dynamicSharedOffset + dynShared + 64);
   std::vector<uint8_t> scratch(size_t(k->scratchBytesPerThread) * l.nthreads + 64);
   cucpu_block b{};

@@ -71,4 +71,7 @@ private:
 // Threads the pool should use: CUCPU_THREADS, else the online CPUs.
 unsigned defaultThreadCount();
 
+// Bytes of the largest CPU cache the kernel reports (sysfs), 32 MiB when it reports none.
+uint64_t lastLevelCacheBytes();
+
 } // namespace cucpu::exec
