@@ -11,6 +11,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 namespace cucpu::jit {
@@ -76,7 +78,8 @@ bool computeBound(const llvm::BasicBlock &bb) {
 
 llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &f,
                                                  llvm::FunctionAnalysisManager &) {
-  if (f.arg_size() != 2) // a block function: (launch record, block record)
+  // A block function (launch record, block record), for x86's non-temporal stores and sfence.
+  if (f.arg_size() != 2 || !llvm::Triple(f.getParent()->getTargetTriple()).isX86())
     return llvm::PreservedAnalyses::all();
   llvm::SmallPtrSet<const llvm::Value *, 32> loaded; // addresses this function reads
   std::vector<Store> stores;
