@@ -9,6 +9,8 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <functional>
+
 namespace cucpu::jit {
 namespace {
 

@@ -122,11 +122,19 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &f,
     nt->copyMetadata(*s.inst, {llvm::LLVMContext::MD_noalias, llvm::LLVMContext::MD_access_group});
     nt->setMetadata(llvm::LLVMContext::MD_nontemporal, nontemporal);
   }
-  for (llvm::BasicBlock &bb : f)
-    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) {
-      b.SetInsertPoint(ret);
-      b.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});
-    }
+  // Non-temporal stores are weakly ordered: a release store (a plain `mov` on x86, `st.release`
+  // publishing data to another block) and the end of the block function get an sfence before
+  // them. Fences and locked read-modify-writes order them already.
+  std::vector<llvm::Instruction *> orderingPoints;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i);
+        (st && st->getOrdering() == llvm::AtomicOrdering::Release) ||
+        llvm::isa<llvm::ReturnInst>(i))
+      orderingPoints.push_back(&i);
+  for (llvm::Instruction *at : orderingPoints) {
+    b.SetInsertPoint(at);
+    b.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});
+  }
   return llvm::PreservedAnalyses::none();
 }
 

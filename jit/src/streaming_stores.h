@@ -14,7 +14,8 @@ namespace cucpu::jit {
 // loads do not read the same address (an in-place update finds its line in the cache already)
 // and whose arithmetic is light (a compute-bound loop has time to let the write-allocate hide).
 // Each becomes: launch flag set, address 64-byte aligned and every lane active ? non-temporal
-// store : the original store; an sfence before returning orders them before the grid's end.
+// store : the original store; an sfence before returning and before each release store orders
+// them as the original stores were.
 struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am);
 };

@@ -83,3 +83,15 @@ extern "C" __global__ void carriedPointers(const int *in, int *out, int mode) {
     q += n;
   }
 }
+
+// A streaming output published to other blocks with a release store after a barrier.
+extern "C" __global__ void publishAfterStreaming(const float *a, const float *b, float *c,
+                                                 unsigned *flags, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + blockIdx.x), "r"(1u)
+                 : "memory");
+}

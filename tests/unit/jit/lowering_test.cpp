@@ -495,6 +495,34 @@ TEST(Lowering, StreamingStoresOnlyWhereTheyPay) {
   EXPECT_FALSE(nontemporal("bench/cuda/black_scholes.ptx", "blackScholes"));
 }
 
+// Non-temporal stores are weakly ordered on x86: a release store that publishes them (st.release
+// after a barrier) gets an sfence before it, as does the block function's return.
+TEST(Lowering, ReleaseStoresOrderStreamingStores) {
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if (schedule && *schedule)
+    GTEST_SKIP() << "about the block scheduler's thread loops";
+  uint32_t block[3] = {256, 1, 1};
+  auto ir = cucpu::jit::Program::inspect(readSource("tests/unit/jit/barrier_kernels.ptx"),
+                                         "publishAfterStreaming",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  ASSERT_NE(ir->find("!nontemporal"), std::string::npos) << *ir;
+  size_t releases = 0;
+  for (size_t at = ir->find("store atomic"); at != std::string::npos;
+       at = ir->find("store atomic", at + 1)) {
+    size_t end = ir->find('\n', at);
+    if (ir->substr(at, end - at).find(" release") == std::string::npos)
+      continue;
+    ++releases;
+    size_t lineStart = ir->rfind('\n', at);
+    size_t prevStart = ir->rfind('\n', lineStart - 1);
+    EXPECT_NE(ir->substr(prevStart, lineStart - prevStart).find("@llvm.x86.sse.sfence"),
+              std::string::npos)
+        << ir->substr(prevStart, end - prevStart);
+  }
+  EXPECT_GE(releases, 1u);
+}
+
 TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
   const char *schedule = std::getenv("CUCPU_SCHEDULE");
   if (schedule && *schedule)
