@@ -190,8 +190,8 @@ llvm::Constant *initializer(ModuleState &ms, const ptx::VarDecl &v) {
                 p.mask == low << (8 * es * j);
       }
       if (!whole)
-        throwUnsupported(op.loc, "a partial byte-masked address in the initializer of '" +
-                                     v.name + "'");
+        throwUnsupported(op.loc,
+                         "a partial byte-masked address in the initializer of '" + v.name + "'");
       k += parts8 - 1;
     } else if (es != 8) {
       throwUnsupported(op.loc, "an address in a " + std::to_string(es * 8) +
@@ -222,11 +222,12 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   auto *dim3 = llvm::ArrayType::get(i32, 3);
   // Mirrors cucpu_launch and cucpu_block of kernel_abi.h.
-  ms.launchTy =
-      llvm::StructType::create(ctx, {dim3, dim3, ptrTy, i32, i32, ptrTy, ptrTy}, "cucpu_launch");
+  ms.launchTy = llvm::StructType::create(ctx, {dim3, dim3, ptrTy, i32, i32, ptrTy, ptrTy, i32},
+                                         "cucpu_launch");
   ms.blockTy = llvm::StructType::create(ctx, {dim3, i32, ptrTy, ptrTy}, "cucpu_block");
   const auto &dl = ms.mod->getDataLayout();
   if (dl.getStructLayout(ms.launchTy)->getElementOffset(5) != CUCPU_LAUNCH_OFFSET_ENVREG ||
+      dl.getStructLayout(ms.launchTy)->getElementOffset(7) != CUCPU_LAUNCH_OFFSET_FLAGS ||
       dl.getStructLayout(ms.blockTy)->getElementOffset(3) != CUCPU_BLOCK_OFFSET_SCRATCH)
     throwInvalid({}, "internal: kernel ABI layout mismatch");
 
