@@ -1,6 +1,8 @@
 // Guards gathers and scatters through addresses loaded from scratch with a contiguity test.
 #include "contiguous_gathers.h"
 
+#include "scratch_alias.h"
+
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
@@ -22,7 +24,7 @@ bool fromContextArray(const llvm::Value *v, llvm::SmallPtrSetImpl<const llvm::Va
     return false;
   const auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(v);
   if (llvm::isa<llvm::LoadInst>(v) || (ii && ii->getIntrinsicID() == llvm::Intrinsic::masked_load))
-    return llvm::cast<llvm::Instruction>(v)->getMetadata(llvm::LLVMContext::MD_alias_scope);
+    return accessesScratch(*llvm::cast<llvm::Instruction>(v));
   const auto *i = llvm::dyn_cast<llvm::Instruction>(v);
   if (!i || !(llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CastInst>(i) ||
               llvm::isa<llvm::BinaryOperator>(i)))
@@ -56,7 +58,8 @@ void guard(llvm::IntrinsicInst *access, llvm::Value *ptrs, llvm::Value *mask, ll
   llvm::Value *fits = b.CreateICmpEQ(frozen, expected);
   if (!allTrue(mask))
     fits = b.CreateSelect(mask, fits, llvm::Constant::getAllOnesValue(fits->getType()));
-  llvm::Value *consecutive = b.CreateAndReduce(fits);
+  // Frozen: a poison mask lane must not make the branch undefined.
+  llvm::Value *consecutive = b.CreateFreeze(b.CreateAndReduce(fits));
   llvm::Instruction *thenTerm = nullptr, *elseTerm = nullptr;
   llvm::SplitBlockAndInsertIfThenElse(consecutive, access, &thenTerm, &elseTerm);
   llvm::BasicBlock *general = elseTerm->getParent();
@@ -79,6 +82,7 @@ void guard(llvm::IntrinsicInst *access, llvm::Value *ptrs, llvm::Value *mask, ll
 
 llvm::PreservedAnalyses ContiguousGathersPass::run(llvm::Function &f,
                                                    llvm::FunctionAnalysisManager &) {
+  const llvm::DataLayout &dl = f.getDataLayout();
   std::vector<llvm::IntrinsicInst *> accesses;
   for (llvm::Instruction &i : llvm::instructions(f))
     if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
@@ -89,16 +93,27 @@ llvm::PreservedAnalyses ContiguousGathersPass::run(llvm::Function &f,
   for (llvm::IntrinsicInst *a : accesses) {
     const bool gather = a->getIntrinsicID() == llvm::Intrinsic::masked_gather;
     llvm::Value *ptrs = a->getArgOperand(gather ? 0 : 1);
+    llvm::Type *data = gather ? a->getType() : a->getArgOperand(0)->getType();
+    auto *dataTy = llvm::dyn_cast<llvm::FixedVectorType>(data);
+    // Lanes must be whole bytes apart for `lane 0 + lane * size` to be the vector's layout.
+    if (!dataTy || !llvm::isa<llvm::FixedVectorType>(ptrs->getType()) ||
+        !dl.typeSizeEqualsStoreSize(dataTy->getElementType()))
+      continue;
     llvm::SmallPtrSet<const llvm::Value *, 16> seen;
     if (llvm::getSplatValue(ptrs) || !fromContextArray(ptrs, seen, 0))
       continue;
-    const llvm::Align align(
+    // The gather's alignment is per lane; lane 0's address is only known to be a multiple of
+    // the element's size away from an active lane's.
+    const llvm::MaybeAlign laneAlign(
         llvm::cast<llvm::ConstantInt>(a->getArgOperand(gather ? 1 : 2))->getZExtValue());
+    const llvm::Align align =
+        llvm::commonAlignment(laneAlign.value_or(dl.getABITypeAlign(dataTy->getElementType())),
+                              dl.getTypeStoreSize(dataTy->getElementType()));
     llvm::Value *mask = a->getArgOperand(gather ? 2 : 3);
     if (gather) {
-      llvm::Type *vt = a->getType();
+      llvm::Type *vt = dataTy;
       llvm::Value *passThru = a->getArgOperand(3);
-      guard(a, ptrs, mask, llvm::cast<llvm::VectorType>(vt)->getElementType(),
+      guard(a, ptrs, mask, dataTy->getElementType(),
             [&](llvm::IRBuilder<> &b, llvm::Value *first) -> llvm::Value * {
               if (allTrue(mask))
                 return b.CreateAlignedLoad(vt, first, align);
@@ -106,7 +121,7 @@ llvm::PreservedAnalyses ContiguousGathersPass::run(llvm::Function &f,
             });
     } else {
       llvm::Value *value = a->getArgOperand(0);
-      guard(a, ptrs, mask, llvm::cast<llvm::VectorType>(value->getType())->getElementType(),
+      guard(a, ptrs, mask, dataTy->getElementType(),
             [&](llvm::IRBuilder<> &b, llvm::Value *first) -> llvm::Value * {
               if (allTrue(mask))
                 return b.CreateAlignedStore(value, first, align);

@@ -15,6 +15,24 @@
 namespace cucpu::jit {
 namespace {
 
+constexpr const char *kDomainName = "cucpu.scratch";
+
+bool namesScratchScope(const llvm::MDNode *list) {
+  if (!list)
+    return false;
+  for (const llvm::MDOperand &op : list->operands()) {
+    const auto *scope = llvm::dyn_cast<llvm::MDNode>(op.get());
+    if (!scope)
+      continue;
+    const llvm::MDNode *domain = llvm::AliasScopeNode(scope).getDomain();
+    if (domain && domain->getNumOperands() > 1)
+      if (const auto *name = llvm::dyn_cast<llvm::MDString>(domain->getOperand(1)))
+        if (name->getString() == kDomainName)
+          return true;
+  }
+  return false;
+}
+
 // Whether every address `v` can take is the scratch pointer plus an offset.
 bool onlyScratch(const llvm::Value *v, llvm::SmallPtrSetImpl<const llvm::Value *> &visiting) {
   if (const auto *l = llvm::dyn_cast<llvm::LoadInst>(v))
@@ -64,7 +82,7 @@ void tagFunction(llvm::Function &f) {
       continue;
     if (!scopes) {
       llvm::MDBuilder md(f.getContext());
-      llvm::MDNode *domain = md.createAnonymousAliasScopeDomain("cucpu.scratch");
+      llvm::MDNode *domain = md.createAnonymousAliasScopeDomain(kDomainName);
       scopes = llvm::MDNode::get(f.getContext(), {md.createAnonymousAliasScope(domain, "scratch")});
     }
     llvm::SmallPtrSet<const llvm::Value *, 16> visiting;
@@ -85,6 +103,14 @@ void tagFunction(llvm::Function &f) {
 }
 
 } // namespace
+
+bool accessesScratch(const llvm::Instruction &i) {
+  return namesScratchScope(i.getMetadata(llvm::LLVMContext::MD_alias_scope));
+}
+
+bool outsideScratch(const llvm::Instruction &i) {
+  return namesScratchScope(i.getMetadata(llvm::LLVMContext::MD_noalias));
+}
 
 void tagScratchAccesses(llvm::Module &m) {
   for (llvm::Function &f : m)

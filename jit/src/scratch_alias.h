@@ -2,8 +2,9 @@
 #pragma once
 
 namespace llvm {
+class Instruction;
 class Module;
-}
+} // namespace llvm
 
 namespace cucpu::jit {
 
@@ -21,5 +22,11 @@ inline constexpr const char *kOutsideScratchMetadata = "cucpu.outside.scratch";
 // and .local accesses through integer addresses, the runtime's calls) stays untagged and may
 // alias anything.
 void tagScratchAccesses(llvm::Module &m);
+
+// Whether `i` carries the scratch scope as its alias scope (an access to scratch memory) or in
+// its `!noalias` list (an access known to be outside scratch). Other scopes (the vectoriser's
+// runtime alias checks add their own) do not count.
+bool accessesScratch(const llvm::Instruction &i);
+bool outsideScratch(const llvm::Instruction &i);
 
 } // namespace cucpu::jit

@@ -2,7 +2,9 @@
 #include "streaming_stores.h"
 
 #include "kernel_abi.h"
+#include "parallel_loops.h"
 #include "pointer_rewrite.h"
+#include "scratch_alias.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -28,12 +30,12 @@ struct Store {
 };
 
 bool wholeLine(const llvm::Function &f, const llvm::Value *v) {
-  return v->getType()->isVectorTy() &&
-         f.getDataLayout().getTypeStoreSize(v->getType()) == kLineBytes;
+  return llvm::isa<llvm::FixedVectorType>(v->getType()) &&
+         f.getDataLayout().getTypeStoreSize(v->getType()).getFixedValue() == kLineBytes;
 }
 
 std::optional<Store> candidate(const llvm::Function &f, llvm::Instruction &i) {
-  if (!i.getMetadata(llvm::LLVMContext::MD_noalias)) // only accesses known to be outside scratch
+  if (!outsideScratch(i)) // a kernel's own .global store (scratch_alias.h)
     return std::nullopt;
   Store s{&i, nullptr, nullptr, nullptr};
   if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i); st && st->isSimple()) {
@@ -50,12 +52,12 @@ std::optional<Store> candidate(const llvm::Function &f, llvm::Instruction &i) {
   if (!wholeLine(f, s.value))
     return std::nullopt;
   const auto *object = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(s.ptr, 8));
-  if (object && object->getMetadata(kSharedMetadata)) // shared memory is reread, and small
-    return std::nullopt;
+  if (object && (object->getMetadata(kSharedMetadata) || object->getMetadata(kScratchMetadata)))
+    return std::nullopt; // shared memory and context arrays are reread, and small
   return s;
 }
 
-// Vector arithmetic in the store's block, against the whole-line stores there.
+// Vector arithmetic in the store's block, against the instructions there that write memory.
 bool computeBound(const llvm::BasicBlock &bb) {
   unsigned arithmetic = 0, stores = 0;
   for (const llvm::Instruction &i : bb) {
@@ -114,6 +116,8 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &f,
         b.CreateAnd(streaming, b.CreateICmpEQ(b.CreateAnd(address, kLineBytes - 1), b.getInt64(0)));
     if (s.mask)
       ok = b.CreateAnd(ok, b.CreateAndReduce(s.mask));
+    // Frozen: a masked store with no active lane may have a poison address or mask lanes.
+    ok = b.CreateFreeze(ok);
     llvm::Instruction *thenTerm = nullptr, *elseTerm = nullptr;
     llvm::SplitBlockAndInsertIfThenElse(ok, s.inst, &thenTerm, &elseTerm);
     s.inst->moveBefore(elseTerm);

@@ -126,8 +126,10 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   launch.nthreads = static_cast<uint32_t>(nthreads);
   launch.envreg = envregs;
   // One 4-byte word stored per thread already overflows the cache: let whole-line stores stream.
-  const uint64_t gridThreads = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] * nthreads;
-  if (gridThreads * 4 >= exec::lastLevelCacheBytes())
+  // (Blocks against words per block: the grid's thread count can exceed 64 bits.)
+  const uint64_t blocks = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2];
+  const uint64_t words = exec::lastLevelCacheBytes() / 4;
+  if (blocks >= (words + nthreads - 1) / nthreads)
     launch.flags |= CUCPU_LAUNCH_STREAMING_STORES;
   ctx->reserveStack(k.localBytesPerThread);
   size_t printfBytes = 0, heapBytes = 0;

@@ -444,10 +444,6 @@ TEST(Lowering, Lop3WithPredicateOutput) {
   }
 }
 
-// A thread loop with a long chain of divisions, square roots and exponentials (Black-Scholes)
-// is interleaved as many 16-lane vectors deep as the block's x extent fills, up to eight, so the
-// CPU has independent work while one vector waits: 8 at 256 threads, 4 at 64 (a count beyond
-// the trip count made LLVM fall back to 8-lane vectors, not interleaved).
 // A register saved in scratch memory between barriers does not alias shared memory: the tile of
 // B that SGEMM's inner loop reads through every thread's iteration is loaded once, before the
 // thread loop, not reloaded after each thread's store of its sum.
@@ -523,6 +519,10 @@ TEST(Lowering, ReleaseStoresOrderStreamingStores) {
   EXPECT_GE(releases, 1u);
 }
 
+// A thread loop with a long chain of divisions, square roots and exponentials (Black-Scholes)
+// is interleaved as many 16-lane vectors deep as the block's x extent fills, up to eight, so the
+// CPU has independent work while one vector waits: 8 at 256 threads, 4 at 64 (a count beyond
+// the trip count made LLVM fall back to 8-lane vectors, not interleaved).
 TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
   const char *schedule = std::getenv("CUCPU_SCHEDULE");
   if (schedule && *schedule)
