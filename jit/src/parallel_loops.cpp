@@ -1,8 +1,9 @@
 // Restores the access-group tags of thread loops that the optimiser's store merging dropped.
 #include "parallel_loops.h"
 
+#include "pointer_rewrite.h"
+
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -29,10 +30,7 @@ llvm::MDNode *parallelAccessGroup(const llvm::Loop &loop) {
   return nullptr;
 }
 
-bool inScratch(const llvm::Value *ptr) {
-  auto *ld = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(ptr, 12));
-  return ld && ld->getMetadata(kScratchMetadata);
-}
+bool inScratch(const llvm::Value *ptr) { return derivedFrom(ptr, kScratchMetadata, 12); }
 
 // Both passes change instructions, never the control flow.
 llvm::PreservedAnalyses preserved(bool changed) {

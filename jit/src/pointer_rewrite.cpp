@@ -29,13 +29,12 @@ bool pointerLike(llvm::Value *v) {
          llvm::isa<llvm::Argument>(v);
 }
 
-bool derivedFrom(llvm::Value *ptr, const char *kind) {
-  auto *obj = llvm::getUnderlyingObject(ptr, 8);
-  auto *ld = llvm::dyn_cast<llvm::LoadInst>(obj);
+} // namespace
+
+bool derivedFrom(const llvm::Value *ptr, const char *kind, unsigned lookups) {
+  const auto *ld = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(ptr, lookups));
   return ld && ld->getMetadata(kind);
 }
-
-} // namespace
 
 void rewritePointers(llvm::Module &m) {
   for (llvm::Function &f : m) {

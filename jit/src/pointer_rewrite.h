@@ -3,13 +3,18 @@
 
 namespace llvm {
 class Module;
-}
+class Value;
+} // namespace llvm
 
 namespace cucpu::jit {
 
 // Metadata kinds naming the loads of the parameter-buffer and shared-memory pointers.
 inline constexpr const char *kParamsMetadata = "cucpu.params";
 inline constexpr const char *kSharedMetadata = "cucpu.shared";
+
+// Whether `ptr`'s underlying object (through up to `lookups` GEPs, casts, ...) is the load that
+// carries metadata `kind` (kParamsMetadata, kSharedMetadata, kScratchMetadata).
+bool derivedFrom(const llvm::Value *ptr, const char *kind, unsigned lookups = 8);
 
 // Runs on freshly lowered block functions, after registers were promoted to SSA:
 //  - `inttoptr(base + offset)` where `base` is a pointer-like term (a loaded value, a ptrtoint)

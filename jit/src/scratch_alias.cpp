@@ -55,8 +55,7 @@ bool otherAllocation(const llvm::Value *ptr) {
   const llvm::Value *object = llvm::getUnderlyingObject(ptr, 8);
   if (llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::Argument>(object))
     return true; // the runtime's own records and stack arrays
-  const auto *l = llvm::dyn_cast<llvm::LoadInst>(object);
-  return l && (l->getMetadata(kSharedMetadata) || l->getMetadata(kParamsMetadata));
+  return derivedFrom(object, kSharedMetadata) || derivedFrom(object, kParamsMetadata);
 }
 
 const llvm::Value *accessedPointer(const llvm::Instruction &i) {

@@ -7,7 +7,6 @@
 #include "scratch_alias.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -51,8 +50,7 @@ std::optional<Store> candidate(const llvm::Function &f, llvm::Instruction &i) {
   }
   if (!wholeLine(f, s.value))
     return std::nullopt;
-  const auto *object = llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(s.ptr, 8));
-  if (object && (object->getMetadata(kSharedMetadata) || object->getMetadata(kScratchMetadata)))
+  if (derivedFrom(s.ptr, kSharedMetadata) || derivedFrom(s.ptr, kScratchMetadata))
     return std::nullopt; // shared memory and context arrays are reread, and small
   return s;
 }
