@@ -294,6 +294,10 @@ void KernelLowering::addLoopBarriers() {
       preds[s].push_back(i);
   std::set<std::string> heads;
   std::vector<std::pair<int, std::vector<bool>>> loops;
+  // Loops around real barriers get no implicit barrier, but a pointer they step per thread
+  // (`p += 16` in a tiled loop) is split all the same: saved per thread across the barriers,
+  // its lanes would come back from memory and the accesses through it be gathers.
+  std::vector<std::vector<bool>> barrierLoops;
   for (int h = 0; h < nb; ++h) {
     std::vector<int> latches;
     for (int p : preds[h])
@@ -315,6 +319,11 @@ void KernelLowering::addLoopBarriers() {
       for (int p : preds[x])
         work.push_back(p);
     }
+    bool sync = false;
+    for (int x = 0; x < nb; ++x)
+      sync = sync || (inLoop[x] && blocks_[x].syncRegion >= 0);
+    if (ok && sync)
+      barrierLoops.push_back(inLoop);
     bool memory = false;
     for (int x = 0; x < nb && ok; ++x) {
       if (!inLoop[x])
@@ -335,22 +344,27 @@ void KernelLowering::addLoopBarriers() {
         break;
       }
   }
+  int split = 0;
+  auto defs = regDefs();
+  auto splitIn = [&](const std::vector<bool> &inLoop) {
+    for (size_t r = 0; r < regs_.size(); ++r)
+      if (varying_[r] && !ptx::isFloat(regs_[r].type) && regs_[r].type != ptx::Type::Pred &&
+          splitInductionVariable(static_cast<int>(r), inLoop, defs)) {
+        ++split;
+        formBlocks({}); // block contents changed: refresh before the next candidate
+        buildBlocks();
+        for (auto &ri : regs_)
+          ri.rematDef = nullptr;
+        findRematerializable();
+        findUniform(!anySync);
+        defs = regDefs();
+      }
+  };
+  for (const auto &[h, inLoop] : loops)
+    splitIn(inLoop);
+  for (const auto &inLoop : barrierLoops)
+    splitIn(inLoop);
   if (!heads.empty()) {
-    int split = 0;
-    auto defs = regDefs();
-    for (const auto &[h, inLoop] : loops)
-      for (size_t r = 0; r < regs_.size(); ++r)
-        if (varying_[r] && !ptx::isFloat(regs_[r].type) && regs_[r].type != ptx::Type::Pred &&
-            splitInductionVariable(static_cast<int>(r), inLoop, defs)) {
-          ++split;
-          formBlocks({}); // block contents changed: refresh before the next candidate
-          buildBlocks();
-          for (auto &ri : regs_)
-            ri.rematDef = nullptr;
-          findRematerializable();
-          findUniform(!anySync);
-          defs = regDefs();
-        }
     std::set<size_t> splits;
     for (const auto &[h, inLoop] : loops)
       if (std::count(inLoop.begin(), inLoop.end(), true) == 1)
@@ -365,6 +379,9 @@ void KernelLowering::addLoopBarriers() {
                "{}: implicit barriers at {} loop head(s) and before {} strided load(s), {} "
                "induction variable(s) split, {} atomic loop(s) unrolled",
                fn_.name, heads.size(), splits.size(), split, unrolled);
+  } else if (split > 0) {
+    log::debug(log::Component::Jit, "{}: {} induction variable(s) split in loops with barriers",
+               fn_.name, split);
   }
   for (auto &ri : regs_) { // recomputed on the final blocks
     ri.rematDef = nullptr;

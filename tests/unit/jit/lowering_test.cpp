@@ -472,6 +472,22 @@ TEST(Lowering, SharedTileLoadsLeaveTheThreadLoop) {
   EXPECT_LE(count("load <16 x float>"), 1u) << "only the running sum is loaded per row:\n" << body;
 }
 
+// SGEMM's tile pointers (`a += 16`, `b += 16 * n`) step through a loop around two barriers: split
+// into a base each region recomputes from the thread index and a block-uniform offset, their
+// loads are contiguous vectors, not gathers through pointers saved per thread.
+TEST(Lowering, PointersSteppedAroundBarriersStayContiguous) {
+  const char *schedule = std::getenv("CUCPU_SCHEDULE");
+  if (schedule && *schedule)
+    GTEST_SKIP() << "about the block scheduler's thread loops";
+  if (const char *e = std::getenv("CUCPU_LOOP_BARRIERS"); e && std::string(e) == "0")
+    GTEST_SKIP() << "the split is part of the loop transformations CUCPU_LOOP_BARRIERS=0 turns off";
+  uint32_t block[3] = {16, 16, 1};
+  auto ir = cucpu::jit::Program::inspect(readSource("bench/cuda/sgemm.ptx"), "sgemm",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  EXPECT_EQ(ir->find("@llvm.masked.gather"), std::string::npos) << *ir;
+}
+
 // Whole-line stores of a streaming kernel get a non-temporal path (taken when the launch says
 // the grid's output exceeds the cache); an in-place update (SAXPY reads the line it writes) and a
 // compute-bound loop (Black-Scholes) keep plain stores.
