@@ -1533,7 +1533,9 @@ std::vector<Value *> KernelLowering::foldLoop(
   i->addIncoming(in, latch);
   for (size_t k = 0; k < phis.size(); ++k)
     phis[k]->addIncoming(next[k], latch);
-  b.CreateCondBr(b.CreateICmpULT(in, count), loop, done);
+  auto *br = b.CreateCondBr(b.CreateICmpULT(in, count), loop, done);
+  if (warpMode_)
+    br->setMetadata(llvm::LLVMContext::MD_loop, noUnrollLoop());
   b.SetInsertPoint(done);
   return next;
 }

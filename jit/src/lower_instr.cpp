@@ -46,6 +46,39 @@ unsigned vectorWidth(const ptx::Instruction &in) {
 // --------------------------------------------------------------------------------------------
 // Families
 
+void KernelLowering::emitOrderedVector(const ptx::Instruction &in, const ptx::Operand &vec,
+                                       Value *p, bool load, llvm::AtomicOrdering ordering,
+                                       bool outside) {
+  const T t = in.types[0];
+  const unsigned n = static_cast<unsigned>(vec.elems.size());
+  const unsigned bits = ptx::typeSize(t) * 8;
+  llvm::Type *part = b.getIntNTy(bits);
+  llvm::Type *whole = b.getIntNTy(bits * n);
+  const auto align = llvm::Align(bits / 8 * n);
+  if (load) {
+    auto *ld = b.CreateAlignedLoad(whole, p, align, in.hasMod("volatile"));
+    ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                                            : ordering);
+    tagMemory(ld, outside);
+    for (unsigned i = 0; i < n; ++i) {
+      if (vec.elems[i].kind == K::Sink)
+        continue;
+      Value *v = b.CreateTrunc(b.CreateLShr(ld, uint64_t(i) * bits), part);
+      write(vec.elems[i], b.CreateBitCast(v, llvmType(ctx, t)), t, in);
+    }
+    return;
+  }
+  Value *acc = llvm::ConstantInt::get(whole, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    Value *v = b.CreateBitCast(read(vec.elems[i], t, in), part);
+    acc = b.CreateOr(acc, b.CreateShl(b.CreateZExt(v, whole), uint64_t(i) * bits));
+  }
+  auto *st = b.CreateAlignedStore(acc, p, align, in.hasMod("volatile"));
+  st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
+                                                          : ordering);
+  tagMemory(st, outside);
+}
+
 // Atomically replaces the value of type ty at p by update(old); returns old.
 Value *KernelLowering::atomicUpdate(Value *p, llvm::Type *ty,
                                     const std::function<Value *(Value *)> &update) {
@@ -181,7 +214,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       ordering = llvm::AtomicOrdering::Release;
     else if (in.hasMod("relaxed") || in.hasMod("mmio"))
       ordering = llvm::AtomicOrdering::Monotonic;
-    if (ordering != llvm::AtomicOrdering::NotAtomic && (vw != 1 || es > 8 || es == 0))
+    if (ordering != llvm::AtomicOrdering::NotAtomic && (es > 8 || es == 0))
       throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'");
     if (vw == 1) {
       if (load) {
@@ -202,18 +235,30 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     }
     if (valOp.kind != K::Vector || valOp.elems.size() != vw)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a vector of " + std::to_string(vw));
+    if (ordering != llvm::AtomicOrdering::NotAtomic && es * vw <= 16) {
+      emitOrderedVector(in, valOp, p, load, ordering, outside);
+      return;
+    }
+    // Wider memory-model vectors are a set of scalar accesses in no particular order (the PTX
+    // memory model's rule for vector data); each element is then an atomic access of its own.
     for (unsigned i = 0; i < vw; ++i) {
       Value *ep = b.CreateConstGEP1_64(b.getInt8Ty(), p, uint64_t(i) * es);
       if (load) {
         if (valOp.elems[i].kind == K::Sink)
           continue;
         auto *ld = b.CreateAlignedLoad(memTy, ep, i ? align : llvm::Align(es * vw), isVolatile);
+        if (ordering != llvm::AtomicOrdering::NotAtomic)
+          ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                                                  : ordering);
         tagMemory(ld, outside);
         write(valOp.elems[i], ld, t, in);
       } else {
-        tagMemory(b.CreateAlignedStore(read(valOp.elems[i], t, in), ep,
-                                       i ? align : llvm::Align(es * vw), isVolatile),
-                  outside);
+        auto *st = b.CreateAlignedStore(read(valOp.elems[i], t, in), ep,
+                                        i ? align : llvm::Align(es * vw), isVolatile);
+        if (ordering != llvm::AtomicOrdering::NotAtomic)
+          st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
+                                                                  : ordering);
+        tagMemory(st, outside);
       }
     }
     return;

@@ -24,6 +24,14 @@ bool KernelLowering::emitWarpInstruction(const ptx::Instruction &in) {
   return emitRuntimeInstruction(in);
 }
 
+llvm::MDNode *KernelLowering::noUnrollLoop() {
+  std::vector<llvm::Metadata *> ops{
+      nullptr, llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")})};
+  auto *id = llvm::MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);
+  return id;
+}
+
 // Schedules the block: a block phase runs every warp; each warp runs the region most of its
 // lanes wait for, one lane after another, until its lanes reach a block barrier or exit.
 void KernelLowering::emitWarpScheduler() {
@@ -124,7 +132,8 @@ void KernelLowering::emitWarpScheduler() {
     b.SetInsertPoint(latch);
     Value *ln = b.CreateAdd(lane, b.getInt32(1));
     lane->addIncoming(ln, latch);
-    b.CreateCondBr(b.CreateICmpULT(ln, warpLanes_), hdr, pick);
+    auto *br = b.CreateCondBr(b.CreateICmpULT(ln, warpLanes_), hdr, pick);
+    br->setMetadata(llvm::LLVMContext::MD_loop, noUnrollLoop());
   }
 
   // Next step for this warp: the smallest warp-level region any of its lanes waits at.

@@ -125,6 +125,10 @@ public:
   llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
   llvm::Value *sharedBase() const { return sharedBase_; }
   void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp: instruction semantics
+  // ld/st.{relaxed,acquire,release} of a vector of at most 16 bytes as one atomic access: CUB's
+  // tile-status pairs (st.relaxed.gpu.v2.u32) rely on it being single-copy atomic, as on a GPU.
+  void emitOrderedVector(const ptx::Instruction &in, const ptx::Operand &vec, llvm::Value *p,
+                         bool load, llvm::AtomicOrdering ordering, bool outside);
   // Instructions handled by the block-formation layer rather than the instruction families:
   // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
   bool emitWarpInstruction(const ptx::Instruction &in);
@@ -214,6 +218,8 @@ private:
                                       const std::function<std::vector<llvm::Value *>(
                                           llvm::Value *, const std::vector<llvm::Value *> &)> &step,
                                       const char *name);
+  // A loop ID that keeps LLVM from unrolling the loop (warp mode's lane loops, one per region).
+  llvm::MDNode *noUnrollLoop();
   unsigned longLatencyOps(int r) const; // div/sqrt/ex2/... in region r: interleave its threads
   int regionBody(int r) const;          // the first PTX block after region r's sync block
   std::vector<int> blocksFrom(int first, bool throughImplicit) const; // up to the sync points

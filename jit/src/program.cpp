@@ -32,6 +32,19 @@ constexpr const char *kSymbolPrefix = "cucpu.";
 constexpr size_t kMaxShapesPerKernel = 8;
 std::atomic<uint64_t> nextProgramId{1};
 
+// The number of a .target architecture ("sm_75" -> 75, "sm_90a" -> 90), what a GPU driver
+// reports as a kernel's PTX version (CUB multiplies it by 10 and picks its tuning policy by it);
+// 0 when the module names none.
+uint32_t targetArch(const std::string &target) {
+  uint32_t v = 0;
+  for (size_t i = target.starts_with("sm_") ? 3 : target.size(); i < target.size(); ++i) {
+    if (target[i] < '0' || target[i] > '9')
+      break;
+    v = v * 10 + static_cast<uint32_t>(target[i] - '0');
+  }
+  return v;
+}
+
 // Whether `object` is an object file that defines `symbol` (a cache entry worth linking).
 bool definesSymbol(const llvm::MemoryBuffer &object, const std::string &symbol) {
   auto file = llvm::object::ObjectFile::createObjectFile(object.getMemBufferRef());
@@ -159,7 +172,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
         continue;
       KernelInfo info;
       info.name = fn.name;
-      info.ptxVersion = parsed.module.versionMajor * 10 + parsed.module.versionMinor;
+      info.ptxVersion = targetArch(parsed.module.target);
       layoutParams(fn, info);
       info.dynamicSharedOffset = ms.dynamicSharedOffset;
       std::string llvmName = prefix + fn.name;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -45,7 +46,7 @@ TEST_F(Module, LoadGetFunctionUnload) {
   ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f), CUDA_SUCCESS);
   EXPECT_EQ(v, 1024);
   ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f), CUDA_SUCCESS);
-  EXPECT_EQ(v, 90);
+  EXPECT_EQ(v, 75); // .version 9.0, .target sm_75: the target, as an H100 reports it
   ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
   // Stale handles are recognised after unload.
   EXPECT_EQ(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
@@ -53,6 +54,26 @@ TEST_F(Module, LoadGetFunctionUnload) {
   EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_HANDLE);
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr),
             CUDA_ERROR_INVALID_HANDLE);
+}
+
+// CU_FUNC_ATTRIBUTE_PTX_VERSION is the .target's number, not the ISA's .version (values from an
+// H100 with driver 580: 75, 52, 90). CUB multiplies it by 10 and refuses to dispatch
+// (cudaErrorInvalidDeviceFunction) when the result is not an architecture it was built for.
+TEST_F(Module, PtxVersionIsTheTarget) {
+  const std::pair<const char *, int> cases[] = {
+      {".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry e(){ret;}\n", 75},
+      {".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry e(){ret;}\n", 52},
+      {".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry e(){ret;}\n", 90}};
+  for (const auto &[text, want] : cases) {
+    CUmodule m = nullptr;
+    ASSERT_EQ(cuModuleLoadData(&m, text), CUDA_SUCCESS) << text;
+    CUfunction f = nullptr;
+    ASSERT_EQ(cuModuleGetFunction(&f, m, "e"), CUDA_SUCCESS);
+    int v = 0;
+    ASSERT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f), CUDA_SUCCESS);
+    EXPECT_EQ(v, want) << text;
+    EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+  }
 }
 
 TEST_F(Module, LoadFromFileAndMissingFile) {
@@ -107,7 +128,8 @@ TEST_F(Module, WallTimeAndVerboseInfoLog) {
 }
 
 TEST_F(Module, CubinIsRefusedAsNoBinaryForGpu) {
-  const char elf[] = "\x7f" "ELF\x02\x01\x01";
+  const char elf[] = "\x7f"
+                     "ELF\x02\x01\x01";
   CUmodule m;
   EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
 }
@@ -168,8 +190,8 @@ TEST_F(Launch, VectorAddThroughKernelParamsAndExtra) {
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, args, nullptr),
             CUDA_ERROR_INVALID_VALUE);
   size_t small = 8;
-  void *badExtra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                      &small, CU_LAUNCH_PARAM_END};
+  void *badExtra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &small,
+                      CU_LAUNCH_PARAM_END};
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, badExtra),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),

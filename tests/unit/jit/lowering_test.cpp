@@ -535,6 +535,57 @@ TEST(Lowering, ReleaseStoresOrderStreamingStores) {
   EXPECT_GE(releases, 1u);
 }
 
+// ld/st.relaxed/.acquire/.release of a vector up to 16 bytes is one atomic access of the whole
+// vector, as on a GPU: CUB's decoupled look-back publishes {status, value} with
+// st.relaxed.gpu.v2.u32 and a reader must never see the status without its value.
+TEST(Lowering, OrderedVectorAccessIsOneAtomicAccess) {
+  const char *ptx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry status(.param .u64 p)
+{
+  .reg .b64 %rd<6>;
+  .reg .b32 %r<4>;
+  ld.param.u64 %rd1, [p];
+  ld.relaxed.gpu.global.v2.u32 {%r1, %r2}, [%rd1];
+  add.u32 %r3, %r1, %r2;
+  st.release.gpu.global.v2.u32 [%rd1+8], {%r3, %r1};
+  ld.acquire.gpu.global.v2.u64 {%rd2, %rd3}, [%rd1+16];
+  add.u64 %rd4, %rd2, %rd3;
+  st.relaxed.gpu.global.u64 [%rd1+32], %rd4;
+  ret;
+}
+)";
+  auto ir = cucpu::jit::Program::inspect(ptx, "status", cucpu::jit::Program::Stage::LoweredIR);
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  EXPECT_NE(ir->find("load atomic i64, ptr %"), std::string::npos) << *ir;
+  EXPECT_NE(ir->find("store atomic i64 %"), std::string::npos) << *ir;
+  EXPECT_NE(ir->find("load atomic i128, ptr %"), std::string::npos) << *ir;
+  EXPECT_EQ(ir->find("load atomic i32"), std::string::npos) << *ir;
+  EXPECT_EQ(ir->find("store atomic i32"), std::string::npos) << *ir;
+}
+
+// Warp mode runs each region's lanes as a loop; LLVM unrolling those loops (and the lane loops
+// of the collective steps) multiplied CUB's radix-sort kernels (600 regions) into minutes of
+// compile time and made them slower. Every region's lane loop survives optimisation as one loop.
+TEST(Lowering, WarpLaneLoopsAreNotUnrolled) {
+  uint32_t block[3] = {256, 1, 1};
+  std::string src = readSource("tests/unit/jit/warp_kernels.ptx");
+  auto prog = load(src);
+  ASSERT_TRUE(prog);
+  const auto *k = prog->findKernel("blockReduce");
+  ASSERT_NE(k, nullptr);
+  ASSERT_TRUE(k->warpScheduled);
+  auto ir = cucpu::jit::Program::inspect(src, "blockReduce",
+                                         cucpu::jit::Program::Stage::OptimizedIR, block);
+  ASSERT_TRUE(ir.hasValue()) << ir.error().message();
+  size_t bodies = 0;
+  for (size_t at = ir->find("\nlanes.body"); at != std::string::npos;
+       at = ir->find("\nlanes.body", at + 1))
+    ++bodies;
+  EXPECT_EQ(bodies, k->regions) << *ir;
+}
+
 // A thread loop with a long chain of divisions, square roots and exponentials (Black-Scholes)
 // is interleaved as many 16-lane vectors deep as the block's x extent fills, up to eight, so the
 // CPU has independent work while one vector waits: 8 at 256 threads, 4 at 64 (a count beyond

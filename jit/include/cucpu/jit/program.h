@@ -27,17 +27,17 @@ struct ParamInfo {
 struct KernelInfo {
   std::string name;
   std::vector<ParamInfo> params;
-  uint32_t paramBytes = 0;         // size of the packed .param space
-  uint32_t staticSharedBytes = 0;  // this kernel's static shared memory
-  uint32_t dynamicSharedOffset = 0; // where dynamic shared memory starts in the block's window
-  uint32_t localBytesPerThread = 0; // .local memory per thread
+  uint32_t paramBytes = 0;            // size of the packed .param space
+  uint32_t staticSharedBytes = 0;     // this kernel's static shared memory
+  uint32_t dynamicSharedOffset = 0;   // where dynamic shared memory starts in the block's window
+  uint32_t localBytesPerThread = 0;   // .local memory per thread
   uint32_t scratchBytesPerThread = 0; // context arrays + local memory, per thread
   uint32_t maxntid[3] = {0, 0, 0};
   uint32_t reqntid[3] = {0, 0, 0};
-  uint32_t numRegs = 0;             // PTX registers declared (reported as the register count)
-  uint32_t regions = 1;             // barrier-delimited regions of the block function
-  bool warpScheduled = false;       // runs warp by warp (warp-level sync points) or block-wide
-  uint32_t ptxVersion = 0;          // .version as major * 10 + minor
+  uint32_t numRegs = 0;       // PTX registers declared (reported as the register count)
+  uint32_t regions = 1;       // barrier-delimited regions of the block function
+  bool warpScheduled = false; // runs warp by warp (warp-level sync points) or block-wide
+  uint32_t ptxVersion = 0;    // CU_FUNC_ATTRIBUTE_PTX_VERSION: the .target (sm_75 -> 75), as a GPU
 };
 
 // The on-disk cache of compiled kernels, as this process sees it: its directory (empty when the
