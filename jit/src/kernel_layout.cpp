@@ -232,7 +232,7 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     throwInvalid({}, "internal: kernel ABI layout mismatch");
 
   for (const auto &fn : ms.ast.functions)
-    if (!fn.isEntry && fn.hasBody && !ms.functionMarkers.count(fn.name)) {
+    if (fn.hasBody && !ms.functionMarkers.count(fn.name)) {
       auto *i8 = llvm::Type::getInt8Ty(ctx);
       auto *gv = new llvm::GlobalVariable(*ms.mod, i8, true, llvm::GlobalValue::ExternalLinkage,
                                           llvm::ConstantInt::get(i8, 0),

@@ -118,6 +118,11 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
     b.CreateCall(fnTy, serviceFunction(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
     return true;
   }
+  // The CUDA device runtime's launch functions (nvcc's -rdc=true code for `kernel<<<...>>>` in
+  // device code): kernels launching kernels is a feature cucpu lacks, not a broken input.
+  if (callee.starts_with("__cudaCDP") || callee.starts_with("cudaGetParameterBuffer") ||
+      callee.starts_with("cudaLaunchDevice"))
+    throwUnsupported(in.loc, "device-side kernel launch (dynamic parallelism: '" + callee + "')");
   // An extern function no input defines (NVIDIA's driver: CUDA_ERROR_INVALID_PTX, "Unresolved
   // extern function").
   throwInvalid(in.loc, "unresolved extern function '" + callee + "'");

@@ -55,9 +55,10 @@ struct ModuleState {
   uint32_t dynamicSharedOffset = 0;           // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
-  // Device functions' addresses: one byte in the variables' module per .func with a body, so
-  // that a function pointer (`mov.u64 %rd, f;`, a table initialised with `{f, g}`) is a distinct
-  // address that indirect calls compare against.
+  // Device functions' and kernels' addresses: one byte in the variables' module per .func or
+  // .entry with a body, so that a function pointer (`mov.u64 %rd, f;`, a table initialised with
+  // `{f, g}`) is a distinct address that indirect calls compare against (a kernel's address is
+  // what a device-side launch names; never called here).
   std::unordered_map<std::string, llvm::GlobalVariable *> functionMarkers;
   std::vector<const ptx::Function *> addressTaken; // .func whose address the module takes
 

@@ -1,6 +1,7 @@
 // Fat binary parsing: wrapper -> container -> entries, zstd and LZ4-block payloads, PTX choice.
 #include "fatbin.h"
 
+#include "cucpu/driver/link.h"
 #include "cucpu/support/log.h"
 
 #include <lz4.h>
@@ -122,6 +123,53 @@ const Entry *choose(const std::vector<Entry> &all, int cc) {
   return best ? best : lowest;
 }
 
+// A version-2 (relocatable device code, -rdc=true) wrapper's NULL-terminated array of the
+// translation units' containers, or null for any other image.
+const void *const *prelinkedOf(const void *image) {
+  const auto *p = static_cast<const unsigned char *>(image);
+  if (read<uint32_t>(p) != kWrapperMagic || read<uint32_t>(p + 4) != 2)
+    return nullptr;
+  return reinterpret_cast<const void *const *>(read<uintptr_t>(p + 16));
+}
+
+// The CUDA device runtime (libcudadevrt, which nvcc links into every -rdc=true program): its
+// symbols carry the name of its source file.
+bool isDeviceRuntime(const std::string &ptx) {
+  return ptx.find("_cuda_device_runtime_cu_") != std::string::npos;
+}
+
+// With -rdc=true, nvlink's output (the wrapper's own container) holds machine code for the GPU
+// targets only, and each translation unit's relocatable PTX lives in a container of the prelinked
+// array: their PTX entries joined as cuLink joins its inputs. The device runtime stays out: its
+// functions launch kernels from the device, which cucpu does not do, so a kernel calling them
+// fails at its launch naming the function, and every other kernel runs. Empty when no unit has
+// PTX.
+CUresult prelinkedPtx(const void *const *units, int cc, std::string *ptx, std::string *log) {
+  std::vector<std::string> inputs;
+  bool runtime = false;
+  for (size_t i = 0; units[i]; ++i) {
+    const auto *c = static_cast<const unsigned char *>(units[i]);
+    std::vector<Entry> all;
+    if (read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log))
+      return CUDA_ERROR_INVALID_IMAGE;
+    const Entry *e = choose(all, cc);
+    if (!e)
+      continue;
+    std::string text;
+    if (!decompress(*e, &text, log))
+      return CUDA_ERROR_INVALID_IMAGE;
+    if (isDeviceRuntime(text))
+      runtime = true;
+    else
+      inputs.push_back(std::move(text));
+  }
+  if (!inputs.empty())
+    *ptx = joinPtx(inputs);
+  log::debug(log::Component::Driver, "fat binary: relocatable device code, {} unit(s) with PTX{}",
+             inputs.size(), runtime ? ", the device runtime left out" : "");
+  return CUDA_SUCCESS;
+}
+
 } // namespace
 
 bool isFatBinary(const void *image) {
@@ -135,6 +183,10 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
   if (!container || !entries(container, &all, log))
     return CUDA_ERROR_INVALID_IMAGE;
   const Entry *e = choose(all, cc);
+  if (const void *const *units = prelinkedOf(image); !e && units) {
+    if (CUresult r = prelinkedPtx(units, cc, ptx, log); r != CUDA_SUCCESS || !ptx->empty())
+      return r;
+  }
   if (!e) {
     uint32_t arch = 0;
     for (const Entry &x : all)

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <string_view>
 #include <unordered_set>
 
 namespace cucpu::driver {
@@ -228,7 +229,14 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
   if (opts.wallTimeMs)
     *opts.wallTimeMs = ms;
   if (result != CUDA_SUCCESS) {
-    log::info(log::Component::Driver, "module load failed: {}", log);
+    // A feature cucpu lacks is worth a warning: a runtime-API program sees only the error code.
+    std::string_view why(log);
+    while (why.ends_with('\n'))
+      why.remove_suffix(1);
+    if (result == CUDA_ERROR_NOT_SUPPORTED)
+      log::warn(log::Component::Driver, "module load failed: {}", why);
+    else
+      log::info(log::Component::Driver, "module load failed: {}", why);
     size_t n = fillLog(opts.errorLog, opts.errorLogSize, log);
     if (opts.errorLogSizeOut)
       *opts.errorLogSizeOut = n;

@@ -282,6 +282,29 @@ TEST(Lowering, UnresolvedExterns) {
   EXPECT_EQ(out, 7u);
 }
 
+// A kernel's address (`mov.u64 %rd, kernel;`, what a device-side launch names) is a distinct
+// non-null value per kernel, in code and in initializers, as a device function's is.
+TEST(Lowering, KernelAddressesAreDistinct) {
+  auto prog = load(".version 8.0\n.target sm_80\n.address_size 64\n"
+                   ".visible .entry other()\n{\nret;\n}\n"
+                   ".global .align 8 .u64 table[2] = {other, k};\n"
+                   ".visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<6>;\n"
+                   "ld.param.u64 %rd1, [out];\nmov.u64 %rd2, other;\nmov.u64 %rd3, k;\n"
+                   "st.global.u64 [%rd1], %rd2;\nst.global.u64 [%rd1+8], %rd3;\n"
+                   "ld.global.u64 %rd4, [table];\nld.global.u64 %rd5, [table+8];\n"
+                   "st.global.u64 [%rd1+16], %rd4;\nst.global.u64 [%rd1+24], %rd5;\nret;\n}\n");
+  ASSERT_TRUE(prog);
+  uint64_t out[4] = {};
+  uint64_t *po = out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  EXPECT_NE(out[0], 0u);
+  EXPECT_NE(out[1], 0u);
+  EXPECT_NE(out[0], out[1]);
+  EXPECT_EQ(out[2], out[0]);
+  EXPECT_EQ(out[3], out[1]);
+}
+
 // Vector registers: `.reg .v4 .f32 %v;` is %v.x..%v.w, read and written by component or whole
 // (vector loads and stores).
 TEST(Lowering, VectorRegisters) {
