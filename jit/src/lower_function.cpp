@@ -810,7 +810,7 @@ std::vector<bool> KernelLowering::exitOnlyBlocks() const {
 // branches it marks ignore them: a uniform loop whose exit leads to the kernel's exit-only tail
 // would otherwise have no exit at all, and every block of an exitless loop post-dominates every
 // other (a varying branch inside it then looked convergent).
-std::vector<std::vector<bool>>
+std::vector<std::vector<uint64_t>>
 KernelLowering::postDominators(const std::vector<bool> *exitsOnly, bool ignoreAllExits,
                                const std::vector<bool> *varyingBranch) const {
   const size_t nb = blocks_.size();
@@ -818,12 +818,15 @@ KernelLowering::postDominators(const std::vector<bool> *exitsOnly, bool ignoreAl
   auto ignored = [&](int s) {
     return exitsOnly && (*exitsOnly)[s] && (!varyingBranch || (*varyingBranch)[from]);
   };
-  std::vector<std::vector<bool>> pdom(nb, std::vector<bool>(nb, true));
+  // Bit sets of 64 blocks per word: the kernels of CUB's radix sort have thousands of blocks.
+  const size_t words = (nb + 63) / 64;
+  std::vector<std::vector<uint64_t>> pdom(nb, std::vector<uint64_t>(words, ~uint64_t(0)));
   for (size_t i = 0; i < nb; ++i)
     if (blocks_[i].succs.empty()) {
-      pdom[i].assign(nb, false);
-      pdom[i][i] = true;
+      pdom[i].assign(words, 0);
+      setBit(pdom[i], static_cast<int>(i));
     }
+  std::vector<uint64_t> next(words);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = nb; i-- > 0;) {
@@ -833,14 +836,14 @@ KernelLowering::postDominators(const std::vector<bool> *exitsOnly, bool ignoreAl
       bool someLive = false;
       for (int s : blocks_[i].succs)
         someLive = someLive || !ignored(s);
-      std::vector<bool> next(nb, true);
+      next.assign(words, ~uint64_t(0));
       for (int s : blocks_[i].succs)
         if (!ignored(s) || (!someLive && !ignoreAllExits))
-          for (size_t k = 0; k < nb; ++k)
-            next[k] = next[k] && pdom[s][k];
-      next[i] = true;
+          for (size_t k = 0; k < words; ++k)
+            next[k] &= pdom[s][k];
+      setBit(next, static_cast<int>(i));
       if (next != pdom[i]) {
-        pdom[i] = std::move(next);
+        pdom[i].swap(next);
         changed = true;
       }
     }
@@ -876,7 +879,7 @@ bool KernelLowering::threadsMayDisagree() const {
     while (!work.empty()) {
       int x = work.back();
       work.pop_back();
-      if (seen[x] || pdom[i][x])
+      if (seen[x] || getBit(pdom[i], x))
         continue;
       seen[x] = true;
       const auto &xb = blocks_[x];
@@ -947,7 +950,7 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
       while (!work.empty()) {
         int x = work.back();
         work.pop_back();
-        if (seen[x] || (pdom[i][x] && static_cast<size_t>(x) != i))
+        if (seen[x] || (getBit(pdom[i], x) && static_cast<size_t>(x) != i))
           continue;
         seen[x] = true;
         if (!divergent[x]) {

@@ -237,7 +237,7 @@ private:
   void findRematerializable();
   void findUniform(bool ignoreAllExits = false);
   std::vector<bool> exitOnlyBlocks() const;
-  std::vector<std::vector<bool>>
+  std::vector<std::vector<uint64_t>> // bit sets (getBit)
   postDominators(const std::vector<bool> *exitsOnly, bool ignoreAllExits,
                  const std::vector<bool> *varyingBranch = nullptr) const;
   bool threadsMayDisagree() const;
