@@ -9,11 +9,16 @@ namespace cucpu::api::impl {
 namespace {
 
 template <typename T> void put(void *data, T value) { std::memcpy(data, &value, sizeof value); }
+// The boolean attributes are 4-byte values: an H100 writes 4 bytes, and cudart reads IS_MANAGED
+// from an int it does not clear (a 1-byte answer made device memory "managed" there).
+void putFlag(void *data, bool value) { put(data, static_cast<unsigned>(value)); }
 
 // Writes one attribute of the allocation `a` (null: not a CUDA pointer, which only
-// cuPointerGetAttributes answers, with zeros).
+// cuPointerGetAttributes answers: zeros, its own address as the host pointer, ordinal -2, as an
+// H100 with driver 580 answers). `many`: for cuPointerGetAttributes, which gives device memory's
+// host pointer as null where cuPointerGetAttribute fails.
 CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocation *a,
-                   CUdeviceptr ptr) {
+                   CUdeviceptr ptr, bool many) {
   const bool device =
       a && (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global);
   switch (attr) {
@@ -27,27 +32,29 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
     put(data, a ? ptr : CUdeviceptr{});
     break;
   case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-    if (device && a)
-      return CUDA_ERROR_INVALID_VALUE; // device memory has no host mapping in CUDA's model
-    put(data, a ? hostPtr(ptr) : nullptr);
+    if (device && !a->managed) { // device memory has no host mapping in CUDA's model
+      put(data, static_cast<void *>(nullptr));
+      return many ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    }
+    put(data, hostPtr(ptr)); // pinned and managed memory, and host memory CUDA does not know
     break;
   case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
-    put(data, a && a->syncMemops);
+    putFlag(data, a && a->syncMemops);
     break;
   case CU_POINTER_ATTRIBUTE_BUFFER_ID:
   case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
     put(data, a ? a->id : 0ull);
     break;
   case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-    put(data, a && a->managed);
+    putFlag(data, a && a->managed);
     break;
   case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
   case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
   case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
-    put(data, false);
+    putFlag(data, false);
     break;
   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-    put(data, a ? a->ctx->device()->ordinal() : -1);
+    put(data, a ? a->ctx->device()->ordinal() : -2);
     break;
   case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
   case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
@@ -58,7 +65,7 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
     put(data, a ? a->size : size_t{0});
     break;
   case CU_POINTER_ATTRIBUTE_MAPPED:
-    put(data, a != nullptr);
+    putFlag(data, a != nullptr);
     break;
   case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
     put(data, 0ull);
@@ -70,8 +77,11 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
   case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
     put(data, CUmemoryPool{});
     break;
+  case CU_POINTER_ATTRIBUTE_P2P_TOKENS: // no GPUDirect peers: zero tokens, as an H100 gives
+    put(data, CUDA_POINTER_ATTRIBUTE_P2P_TOKENS{});
+    break;
   default:
-    return CUDA_ERROR_INVALID_VALUE; // P2P tokens need a GPU; unknown attributes
+    return CUDA_ERROR_INVALID_VALUE; // unknown attributes
   }
   return CUDA_SUCCESS;
 }
@@ -84,7 +94,7 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
   driver::Allocation a;
   if (!data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a))
     return CUDA_ERROR_INVALID_VALUE;
-  return impl::attribute(attribute, data, &a, ptr);
+  return impl::attribute(attribute, data, &a, ptr, false);
 }
 
 CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
@@ -98,7 +108,7 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
   for (unsigned i = 0; i < numAttributes; ++i) {
     if (!data[i])
       return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = impl::attribute(attributes[i], data[i], known ? &a : nullptr, ptr);
+    if (CUresult r = impl::attribute(attributes[i], data[i], known ? &a : nullptr, ptr, true);
         r != CUDA_SUCCESS)
       return r;
   }

@@ -128,7 +128,7 @@ TEST_F(HostMemory, PointerAttributesOfDeviceMemory) {
   EXPECT_EQ(cuPointerGetAttribute(&type, static_cast<CUpointer_attribute>(999), d),
             CUDA_ERROR_INVALID_VALUE);
   // SYNC_MEMOPS is the one settable attribute.
-  bool on = true, read = false;
+  unsigned on = 1, read = 0; // 4-byte flags, as an H100 writes them
   ASSERT_EQ(cuPointerSetAttribute(&on, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d), CUDA_SUCCESS);
   ASSERT_EQ(cuPointerGetAttribute(&read, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d), CUDA_SUCCESS);
   EXPECT_TRUE(read);
@@ -167,7 +167,7 @@ TEST_F(HostMemory, PointerAttributesOfHostMemoryAndUnknownPointers) {
             CUDA_SUCCESS);
   EXPECT_EQ(t, 0u);
   EXPECT_EQ(c, nullptr);
-  EXPECT_EQ(ord, -1);
+  EXPECT_EQ(ord, -2); // as an H100 answers
   ASSERT_EQ(cuPointerGetAttributes(3, attrs, data, dp), CUDA_SUCCESS);
   EXPECT_EQ(t, unsigned(CU_MEMORYTYPE_HOST));
   EXPECT_EQ(c, ctx);
@@ -178,6 +178,55 @@ TEST_F(HostMemory, PointerAttributesOfHostMemoryAndUnknownPointers) {
   EXPECT_EQ(cuPointerGetAttributes(0, attrs, data, dp), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuPointerGetAttributes(3, nullptr, data, dp), CUDA_ERROR_INVALID_VALUE);
   ASSERT_EQ(cuMemFreeHost(p), CUDA_SUCCESS);
+}
+
+// What cudaPointerGetAttributes asks (six attributes in one cuPointerGetAttributes call), for
+// each kind of memory, with the answers an H100 (driver 580) gives: device memory has a null host
+// pointer there (cuPointerGetAttribute fails for it), managed memory's host pointer is itself,
+// and a pointer CUDA does not know is its own host pointer on device -2.
+TEST_F(HostMemory, PointerAttributesOfEveryKindOfMemory) {
+  CUdeviceptr dev = 0, managed = 0;
+  ASSERT_EQ(cuMemAlloc(&dev, 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAllocManaged(&managed, 64, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS);
+  int local = 0;
+  struct Want {
+    CUdeviceptr p;
+    unsigned type;
+    bool hostIsSelf;
+    int isManaged, ordinal;
+    bool hasContext;
+  } cases[] = {{dev, CU_MEMORYTYPE_DEVICE, false, 0, 0, true},
+               {managed, CU_MEMORYTYPE_DEVICE, true, 1, 0, true},
+               {reinterpret_cast<CUdeviceptr>(&local), 0, true, 0, -2, false}};
+  for (const Want &w : cases) {
+    CUpointer_attribute attrs[] = {
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE,    CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+        CU_POINTER_ATTRIBUTE_HOST_POINTER,   CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, CU_POINTER_ATTRIBUTE_CONTEXT};
+    unsigned type = 77;
+    CUdeviceptr dp = 77;
+    void *host = reinterpret_cast<void *>(77);
+    int isManaged = 0x7f7f7f7f, ordinal = 77; // all four bytes written (cudart relies on it)
+    CUcontext c = nullptr;
+    void *data[] = {&type, &dp, &host, &isManaged, &ordinal, &c};
+    ASSERT_EQ(cuPointerGetAttributes(6, attrs, data, w.p), CUDA_SUCCESS) << w.ordinal;
+    EXPECT_EQ(type, w.type);
+    EXPECT_EQ(host, w.hostIsSelf ? reinterpret_cast<void *>(w.p) : nullptr);
+    EXPECT_EQ(isManaged, w.isManaged);
+    EXPECT_EQ(ordinal, w.ordinal);
+    EXPECT_EQ(c != nullptr, w.hasContext);
+    if (w.hasContext) {
+      EXPECT_EQ(dp, w.p);
+    }
+  }
+  void *host = reinterpret_cast<void *>(77);
+  EXPECT_EQ(cuPointerGetAttribute(&host, CU_POINTER_ATTRIBUTE_HOST_POINTER, dev),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(host, nullptr);
+  EXPECT_EQ(cuPointerGetAttribute(&host, CU_POINTER_ATTRIBUTE_HOST_POINTER, managed), CUDA_SUCCESS);
+  EXPECT_EQ(host, reinterpret_cast<void *>(managed));
+  EXPECT_EQ(cuMemFree(dev), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(managed), CUDA_SUCCESS);
 }
 
 TEST_F(HostMemory, AddressRange) {
