@@ -57,8 +57,7 @@ void KernelLowering::emitOrderedVector(const ptx::Instruction &in, const ptx::Op
   const auto align = llvm::Align(bits / 8 * n);
   if (load) {
     auto *ld = b.CreateAlignedLoad(whole, p, align, in.hasMod("volatile"));
-    ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
-                                                            : ordering);
+    ld->setAtomic(ordering);
     tagMemory(ld, outside);
     for (unsigned i = 0; i < n; ++i) {
       if (vec.elems[i].kind == K::Sink)
@@ -74,8 +73,7 @@ void KernelLowering::emitOrderedVector(const ptx::Instruction &in, const ptx::Op
     acc = b.CreateOr(acc, b.CreateShl(b.CreateZExt(v, whole), uint64_t(i) * bits));
   }
   auto *st = b.CreateAlignedStore(acc, p, align, in.hasMod("volatile"));
-  st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
-                                                          : ordering);
+  st->setAtomic(ordering);
   tagMemory(st, outside);
 }
 
@@ -216,19 +214,20 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       ordering = llvm::AtomicOrdering::Monotonic;
     if (ordering != llvm::AtomicOrdering::NotAtomic && (es > 8 || es == 0))
       throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'");
+    // A load cannot release nor a store acquire (PTX has neither form): relaxed then.
+    if (ordering == (load ? llvm::AtomicOrdering::Release : llvm::AtomicOrdering::Acquire))
+      ordering = llvm::AtomicOrdering::Monotonic;
     if (vw == 1) {
       if (load) {
         auto *ld = b.CreateAlignedLoad(memTy, p, align, isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
-          ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
-                                                                  : ordering);
+          ld->setAtomic(ordering);
         tagMemory(ld, outside);
         write(valOp, ld, t, in);
       } else {
         auto *st = b.CreateAlignedStore(src(1, t), p, align, isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
-          st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
-                                                                  : ordering);
+          st->setAtomic(ordering);
         tagMemory(st, outside);
       }
       return;
@@ -248,16 +247,14 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
           continue;
         auto *ld = b.CreateAlignedLoad(memTy, ep, i ? align : llvm::Align(es * vw), isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
-          ld->setAtomic(ordering == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
-                                                                  : ordering);
+          ld->setAtomic(ordering);
         tagMemory(ld, outside);
         write(valOp.elems[i], ld, t, in);
       } else {
         auto *st = b.CreateAlignedStore(read(valOp.elems[i], t, in), ep,
                                         i ? align : llvm::Align(es * vw), isVolatile);
         if (ordering != llvm::AtomicOrdering::NotAtomic)
-          st->setAtomic(ordering == llvm::AtomicOrdering::Acquire ? llvm::AtomicOrdering::Monotonic
-                                                                  : ordering);
+          st->setAtomic(ordering);
         tagMemory(st, outside);
       }
     }

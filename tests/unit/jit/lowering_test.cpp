@@ -9,6 +9,14 @@
 
 namespace {
 
+// How many times `what` occurs in `text`.
+size_t occurrences(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
 TEST(Lowering, KernelLayouts) {
   auto prog = load(readSource("tests/unit/jit/kernels.ptx"));
   ASSERT_TRUE(prog);
@@ -401,11 +409,7 @@ TEST(Lowering, ReductionLoopVectorisesWithoutScatteredState) {
   ASSERT_TRUE(ir.hasValue()) << ir.error().message();
   // 16 vector adds are the tree's levels; the summing loop adds 16 elements per iteration, in
   // vectors too when it vectorises.
-  size_t adds = 0;
-  for (size_t at = ir->find("fadd contract <"); at != std::string::npos;
-       at = ir->find("fadd contract <", at + 1))
-    ++adds;
-  EXPECT_GE(adds, 32u) << "the summing loop is scalar";
+  EXPECT_GE(occurrences(*ir, "fadd contract <"), 32u) << "the summing loop is scalar";
   for (const char *bad : {"masked.scatter.v8i32", "masked.scatter.v16i32", "masked.scatter.v8i64",
                           "masked.scatter.v16i64"})
     EXPECT_EQ(ir->find(bad), std::string::npos) << bad;
@@ -485,14 +489,10 @@ TEST(Lowering, SharedTileLoadsLeaveTheThreadLoop) {
   size_t end = ir->find("\n\n", fma);
   ASSERT_NE(begin, std::string::npos);
   std::string body = ir->substr(begin, end - begin);
-  auto count = [&](const char *what) {
-    size_t n = 0;
-    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1))
-      ++n;
-    return n;
-  };
-  EXPECT_EQ(count("@llvm.fma.v16f32("), 16u) << body;
-  EXPECT_LE(count("load <16 x float>"), 1u) << "only the running sum is loaded per row:\n" << body;
+  EXPECT_EQ(occurrences(body, "@llvm.fma.v16f32("), 16u) << body;
+  EXPECT_LE(occurrences(body, "load <16 x float>"), 1u)
+      << "only the running sum is loaded per row:\n"
+      << body;
 }
 
 // SGEMM's tile pointers (`a += 16`, `b += 16 * n`) step through a loop around two barriers: split
@@ -602,11 +602,7 @@ TEST(Lowering, WarpLaneLoopsAreNotUnrolled) {
   auto ir = cucpu::jit::Program::inspect(src, "blockReduce",
                                          cucpu::jit::Program::Stage::OptimizedIR, block);
   ASSERT_TRUE(ir.hasValue()) << ir.error().message();
-  size_t bodies = 0;
-  for (size_t at = ir->find("\nlanes.body"); at != std::string::npos;
-       at = ir->find("\nlanes.body", at + 1))
-    ++bodies;
-  EXPECT_EQ(bodies, k->regions) << *ir;
+  EXPECT_EQ(occurrences(*ir, "\nlanes.body"), k->regions) << *ir;
 }
 
 // A thread loop with a long chain of divisions, square roots and exponentials (Black-Scholes)
@@ -623,11 +619,7 @@ TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
         cucpu::jit::Program::inspect(readSource("bench/cuda/black_scholes.ptx"), "blackScholes",
                                      cucpu::jit::Program::Stage::OptimizedIR, block);
     ASSERT_TRUE(ir.hasValue()) << ir.error().message();
-    size_t divs = 0;
-    for (size_t at = ir->find("fdiv <16 x float>"); at != std::string::npos;
-         at = ir->find("fdiv <16 x float>", at + 1))
-      ++divs;
-    EXPECT_GE(divs, 3u * ways) << "three or more divisions per option, " << ways << " ways at "
-                               << threads << " threads";
+    EXPECT_GE(occurrences(*ir, "fdiv <16 x float>"), 3u * ways)
+        << "three or more divisions per option, " << ways << " ways at " << threads << " threads";
   }
 }
