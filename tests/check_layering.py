@@ -15,6 +15,7 @@ ALLOWED = {
     "src/driver": {"cucpu/driver", "cucpu/jit", "cucpu/exec", "cucpu/support", "kernel_abi.h",
                    "cuda.h"},
     "src/api": {"cucpu/driver", "cucpu/support", "cuda.h"},
+    "src/rtc": {"cucpu/rtc", "cucpu/support"},
 }
 # Headers of the project that are not modules' (third-party or system) and are checked by name.
 PROJECT = ("cucpu/", "kernel_abi.h", "cuda.h", "llvm/", "clang/", "fmt/", "spdlog/")

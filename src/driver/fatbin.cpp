@@ -1,40 +1,24 @@
-// Fat binary parsing: wrapper -> container -> entries, zstd and LZ4-block payloads, PTX choice.
+// Fat binaries as the driver loads them: wrappers, relocatable units, the PTX a CPU device runs.
 #include "fatbin.h"
 
 #include "cucpu/driver/link.h"
 #include "cucpu/support/log.h"
 
-#include <lz4.h>
-#include <zstd.h>
-
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <vector>
 
 namespace cucpu::driver::fatbin {
 namespace {
 
-constexpr uint16_t kKindPtx = 1;
-constexpr uint16_t kKindElf = 2;
-constexpr uint64_t kFlagLz4 = 0x2000;
-constexpr uint64_t kFlagZstd = 0x8000;
-constexpr uint32_t kEntryHeaderMin = 0x40;
+using cucpu::fatbin::Entry;
+using cucpu::fatbin::kKindElf;
 
 template <typename T> T read(const unsigned char *p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-
-struct Entry {
-  uint16_t kind;
-  uint32_t arch;
-  uint64_t flags;
-  const unsigned char *payload;
-  uint64_t payloadBytes;      // as stored (compressed or padded)
-  uint64_t uncompressedBytes; // 0 when stored uncompressed
-};
 
 // The container an image points at: the image itself, or the one a wrapper references.
 const unsigned char *containerOf(const void *image, std::string *log) {
@@ -56,71 +40,8 @@ const unsigned char *containerOf(const void *image, std::string *log) {
 }
 
 bool entries(const unsigned char *container, std::vector<Entry> *out, std::string *log) {
-  uint16_t headerBytes = read<uint16_t>(container + 6);
-  uint64_t size = read<uint64_t>(container + 8);
-  if (headerBytes < 16 || size > std::numeric_limits<uint32_t>::max()) {
-    *log = "cucpu: malformed fat binary container header\n";
-    return false;
-  }
-  const unsigned char *e = container + headerBytes, *end = e + size;
-  while (e < end) {
-    if (end - e < kEntryHeaderMin) {
-      *log = "cucpu: truncated fat binary entry\n";
-      return false;
-    }
-    uint32_t hdr = read<uint32_t>(e + 4);
-    uint64_t padded = read<uint64_t>(e + 8);
-    uint32_t compressed = read<uint32_t>(e + 0x10);
-    if (hdr < kEntryHeaderMin || padded > uint64_t(end - e) - hdr || compressed > padded) {
-      *log = "cucpu: malformed fat binary entry header\n";
-      return false;
-    }
-    out->push_back({read<uint16_t>(e), read<uint32_t>(e + 0x1c), read<uint64_t>(e + 0x28), e + hdr,
-                    compressed ? compressed : padded, read<uint64_t>(e + 0x38)});
-    e += hdr + padded;
-  }
-  return true;
-}
-
-bool decompress(const Entry &e, std::string *text, std::string *log) {
-  if (!(e.flags & (kFlagLz4 | kFlagZstd))) {
-    text->assign(reinterpret_cast<const char *>(e.payload), e.payloadBytes);
-  } else if (e.uncompressedBytes == 0 || e.uncompressedBytes > (uint64_t(1) << 32)) {
-    *log = "cucpu: compressed fat binary entry without a valid uncompressed size\n";
-    return false;
-  } else if (e.flags & kFlagZstd) {
-    text->resize(e.uncompressedBytes);
-    size_t n = ZSTD_decompress(text->data(), text->size(), e.payload, e.payloadBytes);
-    if (ZSTD_isError(n) || n != e.uncompressedBytes) {
-      *log = fmt::format("cucpu: zstd decompression of a fat binary entry failed: {}\n",
-                         ZSTD_isError(n) ? ZSTD_getErrorName(n) : "size mismatch");
-      return false;
-    }
-  } else {
-    text->resize(e.uncompressedBytes);
-    int n = LZ4_decompress_safe(reinterpret_cast<const char *>(e.payload), text->data(),
-                                static_cast<int>(e.payloadBytes), static_cast<int>(text->size()));
-    if (n < 0 || uint64_t(n) != e.uncompressedBytes) {
-      *log = "cucpu: LZ4 decompression of a fat binary entry failed\n";
-      return false;
-    }
-  }
-  text->resize(std::strlen(text->c_str())); // the payload ends with a NUL, then padding
-  return true;
-}
-
-// The PTX entry for compute capability `cc`, or null.
-const Entry *choose(const std::vector<Entry> &all, int cc) {
-  const Entry *best = nullptr, *lowest = nullptr;
-  for (const Entry &e : all) {
-    if (e.kind != kKindPtx)
-      continue;
-    if (e.arch <= uint32_t(cc) && (!best || e.arch > best->arch))
-      best = &e;
-    if (!lowest || e.arch < lowest->arch)
-      lowest = &e;
-  }
-  return best ? best : lowest;
+  // An image handed to the driver has no size: the container's own header bounds it.
+  return cucpu::fatbin::readEntries(container, UINT64_MAX, out, nullptr, log);
 }
 
 // A version-2 (relocatable device code, -rdc=true) wrapper's NULL-terminated array of the
@@ -152,16 +73,15 @@ CUresult prelinkedPtx(const void *const *units, int cc, std::string *ptx, std::s
     std::vector<Entry> all;
     if (read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log))
       return CUDA_ERROR_INVALID_IMAGE;
-    const Entry *e = choose(all, cc);
-    if (!e)
-      continue;
-    std::string text;
-    if (!decompress(*e, &text, log))
+    std::vector<std::string> texts;
+    if (!cucpu::fatbin::ptxOfArch(all, cucpu::fatbin::choosePtxArch(all, cc), &texts, log))
       return CUDA_ERROR_INVALID_IMAGE;
-    if (isDeviceRuntime(text))
-      runtime = true;
-    else
-      inputs.push_back(std::move(text));
+    for (std::string &text : texts) {
+      if (isDeviceRuntime(text))
+        runtime = true;
+      else
+        inputs.push_back(std::move(text));
+    }
   }
   if (!inputs.empty())
     *ptx = joinPtx(inputs);
@@ -182,16 +102,16 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
   std::vector<Entry> all;
   if (!container || !entries(container, &all, log))
     return CUDA_ERROR_INVALID_IMAGE;
-  const Entry *e = choose(all, cc);
-  if (const void *const *units = prelinkedOf(image); !e && units) {
+  const uint32_t arch = cucpu::fatbin::choosePtxArch(all, cc);
+  if (const void *const *units = prelinkedOf(image); !arch && units) {
     if (CUresult r = prelinkedPtx(units, cc, ptx, log); r != CUDA_SUCCESS || !ptx->empty())
       return r;
   }
-  if (!e) {
-    uint32_t arch = 0;
+  if (!arch) {
+    uint32_t elf = 0;
     for (const Entry &x : all)
-      arch = x.kind == kKindElf ? std::max(arch, x.arch) : arch;
-    std::string xx = arch ? std::to_string(arch) : std::string("XX");
+      elf = x.kind == kKindElf ? std::max(elf, x.arch) : elf;
+    std::string xx = elf ? std::to_string(elf) : std::string("XX");
     std::string msg = fmt::format(
         "the fat binary holds GPU machine code (SASS) only and no PTX, which is what cucpu runs "
         "on the CPU: rebuild with -gencode arch=compute_{0},code=compute_{0} added",
@@ -200,10 +120,12 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
     *log = "cucpu: " + msg + "\n";
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }
-  if (!decompress(*e, ptx, log))
+  std::vector<std::string> units;
+  if (!cucpu::fatbin::ptxOfArch(all, arch, &units, log))
     return CUDA_ERROR_INVALID_IMAGE;
-  log::debug(log::Component::Driver, "fat binary: running the compute_{} PTX ({} bytes)", e->arch,
-             ptx->size());
+  *ptx = units.size() == 1 ? std::move(units.front()) : joinPtx(units);
+  log::debug(log::Component::Driver, "fat binary: running the compute_{} PTX ({} unit(s), {} bytes)",
+             arch, units.size(), ptx->size());
   return CUDA_SUCCESS;
 }
 

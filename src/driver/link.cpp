@@ -57,6 +57,10 @@ CUresult Linker::fail(CUresult r, const std::string &message) {
 
 CUresult Linker::add(CUjitInputType type, const void *data, size_t size, const char *name) {
   const std::string what = name && *name ? std::string(name) : std::string("input");
+  // cucpu's NVRTC and nvJitLink front ends hand out fat binaries carrying PTX where NVIDIA's
+  // hand out cubins, so a "cubin" that is a fat binary is linked as one.
+  if (type == CU_JIT_INPUT_CUBIN && data && size >= 16 && fatbin::isFatBinary(data))
+    type = CU_JIT_INPUT_FATBINARY;
   switch (type) {
   case CU_JIT_INPUT_PTX: {
     const char *text = static_cast<const char *>(data);

@@ -15,7 +15,7 @@ namespace cucpu::log {
 namespace {
 
 constexpr std::array<const char *, static_cast<int>(Component::Count)> kNames = {
-    "api", "ptx", "jit", "exec", "mem", "driver"};
+    "api", "ptx", "jit", "exec", "mem", "driver", "rtc"};
 
 std::optional<Level> parseLevel(std::string_view s) {
   if (s == "trace") return Level::Trace;

@@ -1,4 +1,4 @@
-// Named loggers (api, ptx, jit, exec, mem, driver) over spdlog, configured by CUCPU_LOG.
+// Named loggers (api, ptx, jit, exec, mem, driver, rtc) over spdlog, configured by CUCPU_LOG.
 //
 // CUCPU_LOG is a level ("debug") or a list of component=level pairs ("api=trace,jit=debug");
 // a bare level sets every component. Output goes to stderr; the default level is warn.
@@ -10,7 +10,7 @@
 
 namespace cucpu::log {
 
-enum class Component : int { Api, Ptx, Jit, Exec, Mem, Driver, Count };
+enum class Component : int { Api, Ptx, Jit, Exec, Mem, Driver, Rtc, Count };
 enum class Level : int { Trace, Debug, Info, Warn, Error, Off };
 
 bool enabled(Component c, Level l);
