@@ -63,6 +63,7 @@ struct Engine {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
   std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo;
+  bool avx512 = false; // the host has AVX-512: kernels use 512-bit vectors
   std::mutex optMutex;
   std::string error;
   std::string identity;
@@ -103,7 +104,7 @@ struct Engine {
     jit->getMainJITDylib().addGenerator(std::move(*gen));
     libraryInfo = std::make_unique<llvm::TargetLibraryInfoImpl>(tm->getTargetTriple());
     // Vector math: glibc's libmvec, loaded globally so generated code finds its symbols.
-    const bool avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+    avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
     if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) {
       libraryInfo->addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86,
                                                       tm->getTargetTriple());
@@ -192,6 +193,13 @@ struct Engine {
     early.addPass(llvm::EarlyCSEPass());
     llvm::ModulePassManager pre;
     pre.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(early)));
+    // Full-width vectors wherever AVX-512 is there: LLVM's tuning for Intel's AVX-512 cores
+    // (Skylake-X to Sapphire Rapids) prefers 256 bits, which halves a thread loop's lanes and
+    // leaves no store a whole cache line wide for the streaming-store path.
+    if (avx512)
+      for (llvm::Function &f : m)
+        if (!f.isDeclaration())
+          f.addFnAttr("prefer-vector-width", "512");
     pre.run(m, mam);
     rewritePointers(m);
     tagScratchAccesses(m);
