@@ -242,12 +242,14 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     }
   ms.addressTaken = addressTakenFunctions(ms.ast);
 
-  uint32_t sharedOff = 0;
+  uint32_t sharedOff = 0, dynamicAlign = 16;
   for (const auto &v : ms.ast.globals) {
     switch (v.space) {
     case ptx::Space::Shared: {
+      ms.sharedAlign = std::max(ms.sharedAlign, varAlign(v));
       if (!v.dims.empty() && v.dims[0] == 0) {
         ms.dynamicShared[v.name] = true;
+        dynamicAlign = std::max(dynamicAlign, varAlign(v));
         break;
       }
       uint32_t a = varAlign(v);
@@ -324,9 +326,13 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
   ms.moduleSharedBytes = sharedOff;
   uint32_t maxStatic = sharedOff;
   for (const auto &fn : ms.ast.functions)
-    if (fn.hasBody)
+    if (fn.hasBody) {
       maxStatic = std::max(maxStatic, functionSharedBytes(fn, sharedOff));
-  ms.dynamicSharedOffset = (maxStatic + 15) & ~15u;
+      for (const auto &st : fn.body)
+        if (auto *v = std::get_if<ptx::VarDecl>(&st); v && v->space == ptx::Space::Shared)
+          ms.sharedAlign = std::max(ms.sharedAlign, varAlign(*v));
+    }
+  ms.dynamicSharedOffset = (maxStatic + dynamicAlign - 1) / dynamicAlign * dynamicAlign;
 }
 
 } // namespace cucpu::jit

@@ -354,6 +354,7 @@ void KernelLowering::collectRegisters() {
             case ptx::Space::Local:
             case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
               uint32_t a = varAlign(*v);
+              localAlign_ = std::max(localAlign_, a);
               localOff = (localOff + a - 1) / a * a;
               std::string flatName = declare(v->name);
               localOffsets_[flatName] = localOff;
@@ -434,8 +435,11 @@ void KernelLowering::collectRegisters() {
       };
   Scopes top(1);
   walk(fn_, top, "", 0);
-  localBytes_ = (localOff + 15) & ~15u;
+  // Every thread's area starts at a multiple of the largest .align (the scratch base is aligned
+  // to it, see planScratch), so `.local .align 256` arrays are 256-byte aligned as on a GPU.
+  localBytes_ = (localOff + localAlign_ - 1) / localAlign_ * localAlign_;
   info_.localBytesPerThread = localBytes_;
+  info_.blockMemoryAlign = std::max(ms.sharedAlign, localAlign_);
   info_.staticSharedBytes = sharedOff;
   info_.numRegs = static_cast<uint32_t>(regs_.size());
   if (sharedOff > ms.dynamicSharedOffset)
@@ -779,10 +783,10 @@ void KernelLowering::findRematerializable() {
 }
 
 // Divergence analysis: a register is block-uniform when every thread that reaches a barrier holds
-// the same value in it. Varying are: thread-index special registers, loads from memory other
-// than kernel parameters, atomics, warp operations and calls, anything computed from a varying
-// register, and anything defined under a branch on a varying predicate (the blocks reachable
-// from such a branch that do not post-dominate it).
+// the same value in it. Varying are: thread-index special registers, .local addresses, loads from
+// memory other than kernel parameters, atomics, warp operations and calls, anything computed from
+// a varying register, and anything defined under a branch on a varying predicate (the blocks
+// reachable from such a branch that do not post-dominate it).
 // Blocks from which every path ends the thread without reaching a sync point: threads there
 // never meet the others again.
 std::vector<bool> KernelLowering::exitOnlyBlocks() const {
@@ -908,6 +912,9 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
         for (const char *v : kVaryingRegs)
           if (op.name == v)
             return true;
+      // The address of a .local variable (or a call's .param slot) is each thread's own.
+      if (op.kind == ptx::Operand::Kind::Symbol && localOffsets_.count(op.name))
+        return true;
       for (const auto &e : op.elems)
         if (visit(e))
           return true;
@@ -1090,7 +1097,7 @@ void KernelLowering::planScratch() {
     stateOff_ = pubOff_ + 16; // 4 bytes: the region the thread resumes at, or kExited
     localOff_ = stateOff_ + 4;
   }
-  localOff_ = (localOff_ + 15) & ~15u;
+  localOff_ = (localOff_ + localAlign_ - 1) / localAlign_ * localAlign_;
   info_.scratchBytesPerThread = localOff_ + localBytes_;
   if (!log::enabled(log::Component::Jit, log::Level::Debug))
     return;

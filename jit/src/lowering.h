@@ -52,6 +52,7 @@ struct ModuleState {
   std::unordered_map<std::string, bool> dynamicShared;             // module-scope extern .shared
   std::vector<std::string> unresolvedExterns; // extern .global/.const no input defines (defined)
   uint32_t moduleSharedBytes = 0;             // end of module-scope static shared variables
+  uint32_t sharedAlign = 16;                  // the largest .align of any shared variable
   uint32_t dynamicSharedOffset = 0;           // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
@@ -298,6 +299,7 @@ private:
   std::vector<PBlock> blocks_;
   std::vector<Region> regions_;
   std::unordered_map<std::string, int> labels_;
+  uint32_t localAlign_ = 16; // the largest .align of the thread's .local variables
   std::unordered_map<std::string, uint32_t> localOffsets_;  // .local vars in the thread's area
   std::unordered_map<std::string, ptx::Type> localTypes_;   // element type of .local/.param vars
   std::unordered_map<std::string, uint32_t> sharedOffsets_; // function-scope .shared

@@ -100,8 +100,9 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::drain(Current &cur) {
   thread_local Arena arena;
   const GridJob &job = cur.job;
-  size_t sharedBytes = (job.sharedBytes + 63) & ~size_t(63);
-  uint8_t *mem = arena.reserve(sharedBytes + job.scratchBytes);
+  const size_t align = std::max<size_t>(64, job.memoryAlign);
+  size_t sharedBytes = (job.sharedBytes + align - 1) & ~(align - 1);
+  uint8_t *mem = arena.reserve(sharedBytes + job.scratchBytes, align);
   if (!mem) {
     cur.outOfMemory = true;
     return;

@@ -32,6 +32,7 @@ struct KernelInfo {
   uint32_t dynamicSharedOffset = 0;   // where dynamic shared memory starts in the block's window
   uint32_t localBytesPerThread = 0;   // .local memory per thread
   uint32_t scratchBytesPerThread = 0; // context arrays + local memory, per thread
+  uint32_t blockMemoryAlign = 16;     // the alignment the block's shared memory and scratch need
   uint32_t maxntid[3] = {0, 0, 0};
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t numRegs = 0;       // PTX registers declared (reported as the register count)

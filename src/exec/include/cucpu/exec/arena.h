@@ -13,13 +13,15 @@ public:
   Arena &operator=(const Arena &) = delete;
   ~Arena();
 
-  // Returns at least `bytes` of 64-byte aligned memory, reusing the previous buffer when it is
-  // large enough (no allocation in steady state). Contents are unspecified. Null on failure.
-  uint8_t *reserve(size_t bytes);
+  // Returns at least `bytes` of memory aligned to `align` (a power of two, at least 64), reusing
+  // the previous buffer when it is large and aligned enough (no allocation in steady state).
+  // Contents are unspecified. Null on failure.
+  uint8_t *reserve(size_t bytes, size_t align = 64);
 
 private:
   uint8_t *data_ = nullptr;
   size_t capacity_ = 0;
+  size_t align_ = 64;
 };
 
 } // namespace cucpu::exec

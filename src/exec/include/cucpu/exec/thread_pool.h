@@ -19,6 +19,7 @@ struct GridJob {
   const cucpu_launch *launch = nullptr;
   size_t sharedBytes = 0;  // static + dynamic shared memory per block
   size_t scratchBytes = 0; // scratch per block
+  size_t memoryAlign = 64; // both start at multiples of this (a power of two)
 };
 
 // Outcome of running a grid. After a fault, blocks not yet started are not run.
