@@ -382,6 +382,11 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   }
   if (op == "prefetch" || op == "prefetchu" || op == "pmevent" || op == "nanosleep")
     return;
+  // Programmatic dependent launch: a grid starts only after the grids before it in its stream
+  // have finished and their memory is visible, so waiting on them and releasing the next grid
+  // early are both already done.
+  if (op == "griddepcontrol" && (in.hasMod("wait") || in.hasMod("launch_dependents")))
+    return;
 
   unsupported();
 }

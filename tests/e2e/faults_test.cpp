@@ -194,6 +194,38 @@ TEST_F(Services, CallThroughABadFunctionPointerIsStickyInvalidPc) {
   expectSticky(CUDA_ERROR_INVALID_PC);
 }
 
+// An indirect call whose prototype matches no function of the module loads, and faults as any
+// call through a pointer to no function when it runs.
+TEST_F(Services, IndirectCallThatCanReachNoFunctionFaultsWhenItRuns) {
+  const char *text = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry unreachable(.param .u64 f)
+{
+  .reg .b64 %rd;
+  ld.param.u64 %rd, [f];
+  {
+  .param .b64 a;
+  st.param.b64 [a], 0;
+  proto: .callprototype _ (.param .b64 _);
+  call %rd, (a), proto;
+  }
+  ret;
+}
+)";
+  CUmodule m;
+  ASSERT_EQ(cuModuleLoadData(&m, text), CUDA_SUCCESS);
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "unreachable"), CUDA_SUCCESS);
+  unsigned long long pointer = 0x40;
+  void *args[] = {&pointer};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("call through a pointer to no function (0x40)"), std::string::npos) << err;
+  expectSticky(CUDA_ERROR_INVALID_PC);
+}
+
 // %globaltimer counts nanoseconds of the real-time clock (it was TSC ticks).
 TEST_F(Services, GlobalTimerIsRealTimeNanoseconds) {
   CUdeviceptr d;

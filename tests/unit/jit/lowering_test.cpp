@@ -623,3 +623,34 @@ TEST(Lowering, LongLatencyThreadLoopIsInterleaved) {
         << "three or more divisions per option, " << ways << " ways at " << threads << " threads";
   }
 }
+
+// Programmatic dependent launch (CuPy's Thrust sort, cudaGridDependencySynchronize): the grids
+// before a kernel in its stream have finished when it starts, so both forms do nothing and the
+// kernel runs; another form is not supported.
+TEST(Lowering, GridDependencyControlRuns) {
+  const std::string ptx = R"(.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b64 %rd;
+  ld.param.u64 %rd, [out];
+  griddepcontrol.wait;
+  st.global.u32 [%rd], 5;
+  griddepcontrol.launch_dependents;
+  ret;
+}
+)";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  int out = 0;
+  int *po = &out;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  EXPECT_EQ(out, 5);
+  std::string bad = ptx, log;
+  bad.replace(bad.find("griddepcontrol.wait"), 19, "griddepcontrol.bogus");
+  auto p = cucpu::jit::Program::load(bad, log);
+  ASSERT_FALSE(p.hasValue());
+  EXPECT_EQ(p.error().code(), 801) << log; // CUDA_ERROR_NOT_SUPPORTED
+}
