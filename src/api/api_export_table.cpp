@@ -1,5 +1,6 @@
 // Entry point cuGetExportTable: the CUDA runtime's private tables (logging, primary context,
-// tools buffers, context-local storage, context setup, integrity check) as cudart 13 uses them.
+// tools buffers, context-local storage, context setup, integrity check, the tools interface's
+// context and module tables) as cudart 13 and NVIDIA's libraries use them.
 #include "entry.h"
 #include "entry_points.h"
 #include "export_tables.h"
@@ -7,6 +8,7 @@
 #include "cucpu/driver/context.h"
 #include "cucpu/support/log.h"
 
+#include <array>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -106,6 +108,25 @@ CUresult runtimeInit() { return CUDA_SUCCESS; }
 template <typename F> void *fn(F *f) { return reinterpret_cast<void *>(f); }
 void *size(size_t slots) { return reinterpret_cast<void *>(slots * sizeof(void *)); }
 
+// Tables of the driver's tools interface that newer runtimes and libraries ask for (cudart
+// 13.4+, cuFFT 13.0) and take as a sign of a current driver, without calling them on the paths
+// that run on a CPU. Each has the size an H100 with driver 580 reports and a function in every
+// slot NVIDIA fills (tests/gpu/record_python_stack.cpp); a call says which slot and fails.
+template <int Table, int Slot> CUresult toolsSlot() {
+  log::debug(log::Component::Api, "cuGetExportTable: slot {} of tools table {} is not implemented",
+             Slot, Table);
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+template <int Table, size_t Slots, int... I>
+std::array<void *, Slots> toolsInterface(std::integer_sequence<int, I...>, size_t emptySlot) {
+  std::array<void *, Slots> t{fn(toolsSlot<Table, I>)...};
+  t[0] = size(Slots);
+  t[emptySlot] = nullptr;
+  return t;
+}
+auto toolsContextTable = toolsInterface<1, 93>(std::make_integer_sequence<int, 93>{}, 91);
+auto toolsModuleTable = toolsInterface<2, 99>(std::make_integer_sequence<int, 99>{}, 93);
+
 void *logTable[4] = {size(4), fn(runtimeLog), fn(unsupported), fn(unsupported)};
 void *toolsTable[8] = {size(8),          fn(unsupported), fn(toolsBuffer), fn(unsupported),
                        fn(unsupported), fn(unsupported), fn(toolsBuffer), fn(unsupported)};
@@ -141,6 +162,12 @@ const Known kTables[] = {
     {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1,
       0xf2},
      integrityTable},
+    {{0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8,
+      0xf2},
+     toolsContextTable.data()},
+    {{0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99,
+      0x1e},
+     toolsModuleTable.data()},
 };
 
 } // namespace

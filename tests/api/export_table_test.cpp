@@ -134,3 +134,33 @@ TEST_F(ExportTable, IntegrityCheckFixedVersions) {
 }
 
 } // namespace
+
+// The tools interface's context and module tables that cudart 13.4+ (cuda-bindings) and cuFFT
+// ask for before anything else: without them every runtime call failed. Sizes and empty slots as
+// an H100 with driver 580 reports them (tests/gpu/record_python_stack.cpp); cucpu implements no
+// slot yet, and a call says so instead of pretending.
+TEST_F(ExportTable, ToolsContextAndModuleTablesHaveTheDriversShape) {
+  struct Shape {
+    std::initializer_list<unsigned char> uuid;
+    size_t slots, empty;
+  };
+  const Shape shapes[] = {
+      {{0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8,
+        0xf2},
+       93,
+       91},
+      {{0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99,
+        0x1e},
+       99,
+       93},
+  };
+  for (const Shape &s : shapes) {
+    const void **t = table(s.uuid);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t[0]), s.slots * sizeof(void *));
+    for (size_t i = 1; i < s.slots; ++i)
+      EXPECT_EQ(t[i] == nullptr, i == s.empty) << "slot " << i;
+    EXPECT_EQ(reinterpret_cast<CUresult (*)()>(const_cast<void *>(t[1]))(),
+              CUDA_ERROR_NOT_SUPPORTED);
+  }
+}

@@ -17,6 +17,7 @@ $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_more_errors.cpp" -o /t
 $cxx "$root/tests/gpu/record_old_abi.cpp" -o /tmp/record_old_abi $lib -ldl
 $cxx "$root/tests/gpu/record_sticky.cpp" -o /tmp/record_sticky $lib
 $cxx "$root/tests/gpu/record_arrays.cpp" -o /tmp/record_arrays $lib
+$cxx -Wno-deprecated-declarations "$root/tests/gpu/record_python_stack.cpp" -o /tmp/record_python_stack $lib
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
@@ -27,4 +28,5 @@ $cxx "$root/tests/gpu/record_arrays.cpp" -o /tmp/record_arrays $lib
 /tmp/record_old_abi >"$out/old_abi.txt" 2>&1 || true
 /tmp/record_sticky "$root/tests/e2e/faults_kernels.ptx" >"$out/sticky.txt" 2>&1 || true
 /tmp/record_arrays >"$out/arrays.txt" 2>&1 || true
+/tmp/record_python_stack >"$out/python_stack.txt" 2>&1 || true
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt"
