@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The python stage: runs one client's tests on cucpu with nothing set but the loader path.
+# Usage: run.sh numba|cupy|bindings LIBDIR [full]
+#   numba     numba-cuda's own tests: the modules of numba_subset.txt, or all with `full`
+#   cupy      cupy_smoke.py (CuPy with default settings)
+#   bindings  cuda_bindings_smoke.py (cuda.bindings driver, runtime, NVRTC; cuda.core)
+# Prints "<client>: N passed, M failed"; exits 77 (skipped) when PyPI cannot be reached.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+client="$1" libdir="$2" scope="${3:-subset}"
+venv="$("$here/venv.sh")" || exit $?
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+py="$venv/bin/python"
+case "$client" in
+numba)
+  if [ "$scope" = full ]; then
+    modules=(numba.cuda.tests)
+  else
+    mapfile -t modules < <(grep -v '^#' "$here/numba_subset.txt")
+  fi
+  log="$(mktemp)"
+  "$py" -m numba.runtests -m "$(nproc)" "${modules[@]}" >"$log" 2>&1
+  rc=$?
+  ran=$(grep -a -oE '^Ran [0-9]+ tests' "$log" | grep -oE '[0-9]+' || echo 0)
+  failed=$(grep -a -cE '^(FAIL|ERROR):' "$log")
+  skipped=$(grep -a -oE 'skipped=[0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
+  xfail=$(grep -a -oE 'expected failures=[0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
+  [ "$rc" -ne 0 ] && grep -a -E -A15 '^(FAIL|ERROR):' "$log" | head -200
+  echo "numba-cuda: $((ran - failed - skipped - xfail)) passed, $failed failed, $skipped skipped"
+  rm -f "$log"
+  [ "$ran" -gt 0 ] && exit "$rc"
+  exit 1
+  ;;
+cupy) exec "$py" "$here/cupy_smoke.py" ;;
+bindings) exec "$py" "$here/cuda_bindings_smoke.py" ;;
+*)
+  echo "usage: run.sh numba|cupy|bindings LIBDIR [full]" >&2
+  exit 2
+  ;;
+esac
