@@ -260,6 +260,10 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     }
     case ptx::Space::Global:
     case ptx::Space::Const: {
+      if (v.space == ptx::Space::Const && v.linkage != ptx::Linkage::Extern) {
+        const uint32_t a = varAlign(v);
+        ms.constBytes = (ms.constBytes + a - 1) / a * a + static_cast<uint32_t>(varBytes(v));
+      }
       if (v.linkage == ptx::Linkage::Extern) { // defined by another input of a link
         bool defined = std::any_of(ms.ast.globals.begin(), ms.ast.globals.end(), [&](auto &o) {
           return o.name == v.name && o.linkage != ptx::Linkage::Extern;

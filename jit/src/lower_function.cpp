@@ -84,6 +84,7 @@ void KernelLowering::run(const std::string &llvmName) {
   buildBlocks();
   addLoopBarriers();
   computeLiveness();
+  estimateRegisters();
   findRegionDefs();
   findRematerializable();
   findUniform();
@@ -448,7 +449,6 @@ void KernelLowering::collectRegisters() {
   info_.localBytesPerThread = localBytes_;
   info_.blockMemoryAlign = std::max(ms.sharedAlign, localAlign_);
   info_.staticSharedBytes = sharedOff;
-  info_.numRegs = static_cast<uint32_t>(regs_.size());
   if (sharedOff > ms.dynamicSharedOffset)
     throwInvalid(fn_.loc, "internal: shared layout"); // planned by lowerModuleScope
 }
@@ -686,6 +686,31 @@ void KernelLowering::computeLiveness() {
       }
     }
   }
+}
+
+// CU_FUNC_ATTRIBUTE_NUM_REGS: a CPU has no register file to count, so the figure is the PTX's
+// register pressure, the most 32-bit registers live at the start of a block or touched in it
+// (64-bit registers count two, predicates none), within the entry's .maxnreg and 255, the
+// bounds a GPU's allocator keeps to.
+void KernelLowering::estimateRegisters() {
+  std::vector<uint32_t> units(regs_.size());
+  for (size_t r = 0; r < regs_.size(); ++r) {
+    const ptx::Type t = regs_[r].type;
+    units[r] = t == ptx::Type::Pred ? 0 : (std::max(4u, ptx::typeSize(t)) + 3) / 4;
+  }
+  uint32_t most = 1;
+  for (const auto &bb : blocks_) {
+    uint32_t sum = 0;
+    for (size_t w = 0; w < bb.liveIn.size(); ++w)
+      for (uint64_t bits = bb.liveIn[w] | bb.use[w] | bb.def[w]; bits; bits &= bits - 1) {
+        const size_t r = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+        sum += r < units.size() ? units[r] : 0;
+      }
+    most = std::max(most, sum);
+  }
+  if (fn_.maxnreg)
+    most = std::min(most, fn_.maxnreg);
+  info_.numRegs = std::min(most, 255u);
 }
 
 // The registers each region may write: the defs of every block a thread can run between the

@@ -53,6 +53,7 @@ struct ModuleState {
   std::vector<std::string> unresolvedExterns; // extern .global/.const no input defines (defined)
   uint32_t moduleSharedBytes = 0;             // end of module-scope static shared variables
   uint32_t sharedAlign = 16;                  // the largest .align of any shared variable
+  uint32_t constBytes = 0;                    // the module's .const variables, laid out as a bank
   uint32_t dynamicSharedOffset = 0;           // dynamic shared memory starts here, for every kernel
   llvm::StructType *launchTy = nullptr;
   llvm::StructType *blockTy = nullptr;
@@ -90,7 +91,9 @@ struct RecursionRegion {
   const ptx::Function *fn = nullptr;
   std::string id;                                // label prefix
   std::string sp, base, addr, word, index, pred; // its own registers (not saved in frames)
+  std::string level, var; // the current call's frame in the stack; an address in it
   std::string stack;                             // the .local stack variable
+  size_t start = 0;                              // the region's first statement in flat_
   size_t firstReg = 0;                           // registers from here on are saved in each frame
   uint32_t firstLocal = 0;                       // and .local/.param bytes from here on
   std::vector<std::string> formals;    // the outer call's argument variables (the parameters)
@@ -207,10 +210,14 @@ private:
   void recursiveCall(RecursionRegion &r, const std::vector<std::string> &args,
                      const std::vector<std::string> &rets, const ptx::SourceLoc &loc);
   void endRecursion(uint32_t &localOff, const std::string &returnLabel, const ptx::SourceLoc &loc);
+  void levelBase(std::vector<ptx::Statement> &out, const RecursionRegion &r,
+                 const ptx::SourceLoc &loc);
+  void addressInFrames(const RecursionRegion &r, const std::map<std::string, uint32_t> &inFrame);
   std::vector<RecursionRegion> recursions_; // active, innermost last
   std::set<std::string> recursionStacks_;   // the .local stack of every recursion region
   std::unordered_map<std::string, uint32_t> localSizes_; // bytes of .local/.param vars
   void computeLiveness();
+  void estimateRegisters();
   // The smallest resume state of any thread; *largest (if given) receives the largest.
   llvm::Value *smallestState(llvm::Value **largest = nullptr);
   // A loop over i = 0 .. count-1 (count >= 1) at the insertion point carrying the accumulators

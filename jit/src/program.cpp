@@ -175,6 +175,7 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
       info.ptxVersion = targetArch(parsed.module.target);
       layoutParams(fn, info);
       info.dynamicSharedOffset = ms.dynamicSharedOffset;
+      info.constBytes = ms.constBytes;
       std::string llvmName = prefix + fn.name;
       modules.push_back(newModule(fn.name));
       ms.mod = modules.back().get();
@@ -256,6 +257,7 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
     info.name = fn->name;
     layoutParams(*fn, info);
     info.dynamicSharedOffset = ms.dynamicSharedOffset;
+    info.constBytes = ms.constBytes;
     KernelLowering(ms, *fn, info).run(ms.symbolPrefix + fn->name);
   } catch (const LowerError &e) {
     return Status(e.code, fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.message));

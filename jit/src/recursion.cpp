@@ -1,7 +1,8 @@
 // Recursive device functions: inlined once per outer call site, calls back to them (from their own
 // body or from functions inlined into it: mutual recursion) become jumps to the inlined entry with
-// the caller's frame pushed on a per-thread stack in .local memory; `ret` pops a frame and jumps
-// to the call it returns to (or leaves the region).
+// the caller's registers pushed on a per-thread stack in .local memory; `ret` pops a frame and
+// jumps to the call it returns to (or leaves the region). The region's .local variables live in
+// its call's frame, so every call has its own and a pointer into a caller's stays valid.
 #include "lowering.h"
 #include "ptx_build.h"
 
@@ -88,6 +89,8 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
   r.word = prefix + ".word";
   r.index = prefix + ".index";
   r.pred = prefix + ".p";
+  r.level = prefix + ".level";
+  r.var = prefix + ".var";
   r.stack = r.id + ".stack";
   addRegister(r.sp, ptx::Type::U32);
   addRegister(r.base, ptx::Type::U64);
@@ -95,6 +98,8 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
   addRegister(r.word, ptx::Type::U32);
   addRegister(r.index, ptx::Type::U32);
   addRegister(r.pred, ptx::Type::Pred);
+  addRegister(r.level, ptx::Type::U64);
+  addRegister(r.var, ptx::Type::U64);
   r.firstReg = regs_.size();
   r.firstLocal = localOff;
   r.formals = std::move(formals);
@@ -102,7 +107,52 @@ void KernelLowering::beginRecursion(const ptx::Function *fn, std::vector<std::st
   flat_.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U32},
                                      {build::reg(r.sp, loc), build::imm(0, loc)}));
   flat_.push_back(ptx::Label{loc, r.id + ".entry"});
+  levelBase(flat_, r, loc);
+  r.start = flat_.size();
   recursions_.push_back(std::move(r));
+}
+
+// r.level = the stack's address + the stack pointer: the current call's frame.
+void KernelLowering::levelBase(std::vector<ptx::Statement> &out, const RecursionRegion &r,
+                               const ptx::SourceLoc &loc) {
+  out.push_back(build::instruction(loc, "cvt", {}, {ptx::Type::U64, ptx::Type::U32},
+                                   {build::reg(r.level, loc), build::reg(r.sp, loc)}));
+  out.push_back(build::instruction(loc, "mov", {}, {ptx::Type::U64},
+                                   {build::reg(r.addr, loc), build::symbol(r.stack, loc)}));
+  out.push_back(build::instruction(
+      loc, "add", {}, {ptx::Type::S64},
+      {build::reg(r.level, loc), build::reg(r.level, loc), build::reg(r.addr, loc)}));
+}
+
+// The region's own .local variables addressed in the current call's frame: `[v+4]` becomes
+// `[level+off+4]`, and an instruction that takes v's address gets it in a register instead.
+void KernelLowering::addressInFrames(const RecursionRegion &r,
+                                     const std::map<std::string, uint32_t> &inFrame) {
+  std::vector<ptx::Statement> out(flat_.begin(), flat_.begin() + std::ptrdiff_t(r.start));
+  for (size_t i = r.start; i < flat_.size(); ++i) {
+    auto *in = std::get_if<ptx::Instruction>(&flat_[i]);
+    if (!in) {
+      out.push_back(std::move(flat_[i]));
+      continue;
+    }
+    for (auto &op : in->operands) {
+      auto it = inFrame.find(op.name);
+      if (op.name.empty() || it == inFrame.end())
+        continue;
+      if (op.kind == ptx::Operand::Kind::Address && !op.addrIsReg) {
+        op.name = r.level;
+        op.addrIsReg = true;
+        op.imm += it->second;
+      } else if (op.kind == ptx::Operand::Kind::Symbol) {
+        out.push_back(build::instruction(in->loc, "add", {}, {ptx::Type::S64},
+                                         {build::reg(r.var, in->loc), build::reg(r.level, in->loc),
+                                          build::imm(int64_t(it->second) + op.imm, in->loc)}));
+        op = build::reg(r.var, in->loc);
+      }
+    }
+    out.push_back(std::move(flat_[i]));
+  }
+  flat_ = std::move(out);
 }
 
 // Copies `bytes` bytes from [fromReg + fromOff] to [toReg + toOff], a word at a time, through the
@@ -156,13 +206,14 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
   RecursionRegion r = std::move(recursions_.back());
   recursions_.pop_back();
 
-  // The frame: the region's .local/.param variables, the parameters, every register of the
-  // region, and the index of the call to return to.
+  // The frame: the region's .local/.param variables (which live there), the parameters, every
+  // register of the region, and the index of the call to return to.
   std::map<uint32_t, std::string> byOffset;
   for (const auto &[name, off] : localOffsets_)
     if (off >= r.firstLocal && off < localOff && !recursionStacks_.count(name))
       byOffset[off] = name; // (a region inside holds no frames when this one pushes)
-  std::vector<std::pair<std::string, uint32_t>> memory; // variable, frame offset
+  std::vector<std::pair<std::string, uint32_t>> memory; // saved variable, frame offset
+  std::map<std::string, uint32_t> inFrame;              // variable living in the frame, offset
   uint32_t frame = 0;
   auto place = [&](uint32_t size, uint32_t align) {
     frame = (frame + align - 1) / align * align;
@@ -171,7 +222,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     return o;
   };
   for (const auto &[off, name] : byOffset)
-    memory.emplace_back(name, place(localSizes_.at(name), 4));
+    inFrame[name] = place(localSizes_.at(name), 16);
   for (const auto &name : r.formals)
     memory.emplace_back(name, place(localSizes_.at(name), 4));
   std::vector<std::string> names(regs_.size());
@@ -209,7 +260,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     std::vector<ptx::Statement> out;
     out.push_back(build::instruction(
         loc, "setp", {"gt"}, {ptx::Type::U32},
-        {build::reg(r.pred, loc), build::reg(r.sp, loc), build::imm(kStackBytes - frame, loc)}));
+        {build::reg(r.pred, loc), build::reg(r.sp, loc), build::imm(kStackBytes - 2 * frame, loc)}));
     out.push_back(guarded(build::instruction(loc, "trap", {}, {}, {}), r.pred));
     frameBase(out);
     for (const auto &[name, fo] : memory) {
@@ -269,6 +320,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
                                {build::reg(names[id], loc), build::address(r.base, fo, loc)}));
       }
     }
+    levelBase(out, r, loc);
     return out;
   };
   // Placeholders, last first so that earlier indices stay valid.
@@ -283,6 +335,7 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
     flat_.erase(flat_.begin() + static_cast<std::ptrdiff_t>(i));
     flat_.insert(flat_.begin() + static_cast<std::ptrdiff_t>(i), code.begin(), code.end());
   }
+  addressInFrames(r, inFrame); // after the placeholders, whose indices it would move
 
   // `ret`: leave the region when no frame is pushed, else return to the call that pushed it.
   flat_.push_back(ptx::Label{loc, returnLabel});

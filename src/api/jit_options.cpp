@@ -33,6 +33,9 @@ CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **valu
     case CU_JIT_WALL_TIME:
       out->wallTimeMs = reinterpret_cast<float *>(&values[i]);
       break;
+    case CU_JIT_MAX_REGISTERS:
+      out->maxRegisters = static_cast<unsigned>(asSize());
+      break;
     default:
       // Optimisation and target hints (CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_TARGET, ...) do not
       // change what runs on a CPU; they are accepted.

@@ -88,15 +88,17 @@ CUresult Function::attribute(CUfunction_attribute attr, int *value) const {
   case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
     *value = static_cast<int>(k.staticSharedBytes);
     return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
-    *value = 0;
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: // an H100 reports the module's constant bank
+    *value = static_cast<int>(k.constBytes);
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
     *value = static_cast<int>(k.localBytesPerThread);
     return CUDA_SUCCESS;
-  case CU_FUNC_ATTRIBUTE_NUM_REGS:
-    *value = static_cast<int>(std::min(k.numRegs, 255u));
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: {
+    const unsigned cap = module_->maxRegisters();
+    *value = static_cast<int>(std::min(k.numRegs, cap ? cap : 255u));
     return CUDA_SUCCESS;
+  }
   case CU_FUNC_ATTRIBUTE_PTX_VERSION:
     *value = static_cast<int>(k.ptxVersion);
     return CUDA_SUCCESS;
@@ -141,8 +143,8 @@ CUresult Function::setAttribute(CUfunction_attribute attr, int value) {
   }
 }
 
-Module::Module(Context *ctx, std::unique_ptr<jit::Program> program)
-    : ctx_(ctx), program_(std::move(program)) {
+Module::Module(Context *ctx, std::unique_ptr<jit::Program> program, unsigned maxRegisters)
+    : ctx_(ctx), program_(std::move(program)), maxRegisters_(maxRegisters) {
   for (const auto &k : program_->kernels()) {
     functions_.push_back(std::make_unique<Function>(this, &k));
     track(functions_.back().get());
@@ -253,7 +255,7 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
     *opts.infoLogSizeOut = n;
   if (opts.errorLogSizeOut)
     *opts.errorLogSizeOut = fillLog(opts.errorLog, opts.errorLogSize, "");
-  *out = ctx->addModule(std::make_unique<Module>(ctx, std::move(program)));
+  *out = ctx->addModule(std::make_unique<Module>(ctx, std::move(program), opts.maxRegisters));
   return CUDA_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 // nvJitLink inputs taken apart: fat binary containers found in cubins, host objects' .nv_fatbin
-// sections and static libraries' members; every size read is checked against the input's.
+// and __nv_relfatbin sections and static libraries' members (libcudadevrt.a among them); every
+// size read is checked against the input's.
 #include "cucpu/rtc/link_inputs.h"
 
 #include "cucpu/support/fatbin_container.h"
@@ -58,7 +59,7 @@ bool collectContainers(std::string_view b, const std::string &name, unsigned arc
   return true;
 }
 
-// The .nv_fatbin sections of a host object.
+// The fat binary sections of a host object.
 bool collectObject(std::string_view b, const std::string &name, unsigned arch, LinkUnits *units,
                    std::string *log) {
   Elf64_Ehdr h;
@@ -86,7 +87,7 @@ bool collectObject(std::string_view b, const std::string &name, unsigned arch, L
       continue;
     std::string_view secName = strtab.substr(s.sh_name);
     secName = secName.substr(0, secName.find('\0'));
-    if (secName != ".nv_fatbin")
+    if (secName != ".nv_fatbin" && secName != "__nv_relfatbin") // -rdc=true objects: the latter
       continue;
     if (s.sh_offset > b.size() || s.sh_size > b.size() - s.sh_offset) {
       *log = name + ": malformed .nv_fatbin section";

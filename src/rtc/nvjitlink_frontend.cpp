@@ -4,6 +4,7 @@
 // PTX by a second NVIDIA link), which cucpu's driver joins as cuLink joins.
 #include "cucpu/rtc/forwarding.h"
 #include "cucpu/rtc/link_inputs.h"
+#include "cucpu/rtc/register_limit.h"
 #include "cucpu/support/fatbin_container.h"
 #include "cucpu/support/log.h"
 
@@ -174,6 +175,9 @@ nvJitLinkResult buildImage(nvJitLinkHandle h, Link &link) {
                      "nvJitLink: {} input(s) hold GPU machine code only (first: {}), which cucpu "
                      "cannot run: build them with PTX (-arch=compute_XX) or as LTO-IR",
                      link.units.machineCodeOnly.size(), link.units.machineCodeOnly.front());
+  if (unsigned n = cucpu::rtc::maxRegistersOption(link.options))
+    for (std::string &p : ptx)
+      p = cucpu::rtc::limitRegisters(p, n);
   std::vector<cucpu::fatbin::NewEntry> entries{{cucpu::fatbin::kKindElf, link.arch, cubin}};
   for (const std::string &p : ptx)
     entries.push_back({cucpu::fatbin::kKindPtx, link.arch, p});

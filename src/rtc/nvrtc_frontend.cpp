@@ -2,6 +2,7 @@
 // architecture (-arch=sm_XX) hands out, where NVIDIA's hands out a cubin, a fat binary holding
 // that cubin and the program's PTX: NVIDIA's driver runs the cubin, cucpu the PTX.
 #include "cucpu/rtc/forwarding.h"
+#include "cucpu/rtc/register_limit.h"
 #include "cucpu/support/fatbin_container.h"
 #include "cucpu/support/log.h"
 
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #define CUCPU_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -55,10 +57,12 @@ cucpu::rtc::ForwardTable &table() {
 using SizeFn = nvrtcResult (*)(nvrtcProgram, size_t *);
 using BytesFn = nvrtcResult (*)(nvrtcProgram, char *);
 
-// The fat binary each compiled program hands out, built at the first request after a compile.
+// The fat binary each compiled program hands out, built at the first request after a compile,
+// and the register limit of its last compile (-maxrregcount).
 struct Images {
   std::mutex mutex;
   std::unordered_map<nvrtcProgram, std::string> byProgram;
+  std::unordered_map<nvrtcProgram, unsigned> maxRegisters;
 };
 Images &images() {
   static auto *i = new Images;
@@ -96,6 +100,11 @@ nvrtcResult image(nvrtcProgram prog, std::string *out) {
     if (nvrtcResult r = fetch(prog, k_nvrtcGetPTXSize, k_nvrtcGetPTX, &ptx); r != kSuccess)
       return r;
     ptx.resize(strnlen(ptx.data(), ptx.size()));
+    {
+      std::lock_guard lock(images().mutex);
+      if (auto it = images().maxRegisters.find(prog); it != images().maxRegisters.end())
+        ptx = cucpu::rtc::limitRegisters(ptx, it->second);
+    }
     const unsigned arch = targetArch(ptx);
     *out = cucpu::fatbin::writeContainer(
         {{cucpu::fatbin::kKindElf, arch, cubin}, {cucpu::fatbin::kKindPtx, arch, ptx}});
@@ -112,6 +121,7 @@ nvrtcResult image(nvrtcProgram prog, std::string *out) {
 void forget(nvrtcProgram prog) {
   std::lock_guard lock(images().mutex);
   images().byProgram.erase(prog);
+  images().maxRegisters.erase(prog);
 }
 
 } // namespace
@@ -127,8 +137,17 @@ CUCPU_EXPORT const char *nvrtcGetErrorString(nvrtcResult result) {
 
 CUCPU_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions,
                                              const char *const *options) {
-  if (prog)
+  if (prog) {
     forget(prog);
+    std::vector<std::string> opts;
+    for (int i = 0; options && i < numOptions; ++i)
+      if (options[i])
+        opts.emplace_back(options[i]);
+    if (unsigned n = cucpu::rtc::maxRegistersOption(opts)) {
+      std::lock_guard lock(images().mutex);
+      images().maxRegisters[prog] = n;
+    }
+  }
   using Fn = nvrtcResult (*)(nvrtcProgram, int, const char *const *);
   return table().function<Fn>(k_nvrtcCompileProgram)(prog, numOptions, options);
 }

@@ -221,6 +221,39 @@ TEST_F(Rtc, NvJitLinkOfNvrtcCubinsAndAnyInputsRuns) {
   expectApplied(run(image.data(), "apply", {}));
 }
 
+// -maxrregcount given to NVRTC or nvJitLink bounds CU_FUNC_ATTRIBUTE_NUM_REGS, as ptxas's
+// allocation is bounded on a GPU (numba's max_registers).
+constexpr const char *kHeavy = R"(
+extern "C" __global__ void heavy(double *a) {
+  double x[16];
+  for (int i = 0; i < 16; ++i) x[i] = a[i];
+  double s = 0;
+  for (int i = 0; i < 16; ++i) s += x[i] * x[15 - i];
+  a[16] = s;
+})";
+
+int numRegs(const void *image, const char *kernel) {
+  CUmodule mod;
+  EXPECT_EQ(cuModuleLoadData(&mod, image), CUDA_SUCCESS);
+  CUfunction f;
+  EXPECT_EQ(cuModuleGetFunction(&f, mod, kernel), CUDA_SUCCESS);
+  int n = -1;
+  EXPECT_EQ(cuFuncGetAttribute(&n, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_SUCCESS);
+  cuModuleUnload(mod);
+  return n;
+}
+
+TEST_F(Rtc, MaxRegisterCountBoundsTheReportedRegisters) {
+  std::string free = compile(kHeavy, {"-arch=sm_80"}, Output::Cubin);
+  ASSERT_GT(numRegs(free.data(), "heavy"), 20);
+  std::string bounded = compile(kHeavy, {"-arch=sm_80", "--maxrregcount=20"}, Output::Cubin);
+  EXPECT_EQ(numRegs(bounded.data(), "heavy"), 20);
+  std::string ptx = compile(kHeavy, {"-arch=sm_80"}, Output::Ptx);
+  std::string linked =
+      jitLink({"-arch=sm_80", "-maxrregcount=24"}, {{NVJITLINK_INPUT_PTX, ptx}});
+  EXPECT_EQ(numRegs(linked.data(), "heavy"), 24);
+}
+
 // NVIDIA's library, loaded beside cucpu's front end, for the answers to compare with.
 void *nvidia(const char *soname) {
   for (const char *dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/targets/x86_64-linux/lib/"})

@@ -143,6 +143,98 @@ DONE:
     ASSERT_EQ(out[t], f(t % 16)) << t;
 }
 
+// numba's recursion: each call passes a pointer into its own .local frame where the callee
+// stores its result (fib returned 0 for every n when the region's locals were one shared area
+// saved and restored around calls: the callee's store through the pointer was lost).
+TEST(Calls, RecursionThroughPointersIntoTheCallersLocalFrame) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 status) fib(.param .b64 result, .param .b64 n)
+{
+  .local .align 8 .b8 depot[16];
+  .reg .pred %p;
+  .reg .b64 %rd<12>;
+  .reg .b32 %s;
+  ld.param.u64 %rd1, [result];
+  ld.param.u64 %rd2, [n];
+  mov.u64 %rd3, depot;
+  cvta.local.u64 %rd3, %rd3;
+  add.u64 %rd4, %rd3, 8;
+  setp.lt.s64 %p, %rd2, 2;
+  @%p bra SMALL;
+  add.s64 %rd5, %rd2, -1;
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd3;
+  .param .b64 b;
+  st.param.b64 [b], %rd5;
+  .param .b32 s;
+  call (s), fib, (a, b);
+  ld.param.b32 %s, [s];
+  }
+  add.s64 %rd6, %rd2, -2;
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd4;
+  .param .b64 b;
+  st.param.b64 [b], %rd6;
+  .param .b32 s;
+  call (s), fib, (a, b);
+  ld.param.b32 %s, [s];
+  }
+  ld.local.u64 %rd7, [depot];
+  ld.local.u64 %rd8, [depot+8];
+  add.s64 %rd9, %rd7, %rd8;
+  st.u64 [%rd1], %rd9;
+  bra.uni DONE;
+SMALL:
+  st.u64 [%rd1], %rd2;
+DONE:
+  st.param.b32 [status], 0;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .local .align 8 .b8 slot[8];
+  .reg .b64 %rd<6>;
+  .reg .b32 %r<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.u64.u32 %rd2, %r1;
+  mov.u64 %rd3, slot;
+  cvta.local.u64 %rd3, %rd3;
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd3;
+  .param .b64 b;
+  st.param.b64 [b], %rd2;
+  .param .b32 s;
+  call (s), fib, (a, b);
+  ld.param.b32 %r2, [s];
+  }
+  ld.local.u64 %rd4, [slot];
+  mul.wide.u32 %rd5, %r1, 8;
+  add.s64 %rd5, %rd1, %rd5;
+  st.global.u64 [%rd5], %rd4;
+  ret;
+}
+)";
+  auto prog = load(ptx);
+  ASSERT_TRUE(prog);
+  std::vector<long long> out(16, -1);
+  long long *po = out.data();
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {16, 1, 1};
+  runGrid(*prog, "k", grid, block, {&po});
+  long long a = 0, b = 1;
+  for (int t = 0; t < 16; ++t) {
+    ASSERT_EQ(out[t], a) << "fib(" << t << ")";
+    long long c = a + b;
+    a = b;
+    b = c;
+  }
+}
+
 // Functions that call each other: the outer one is the recursion region, the other is inlined
 // into it and its calls back jump to the region's entry.
 TEST(Calls, MutualRecursion) {

@@ -33,9 +33,10 @@ struct KernelInfo {
   uint32_t localBytesPerThread = 0;   // .local memory per thread
   uint32_t scratchBytesPerThread = 0; // context arrays + local memory, per thread
   uint32_t blockMemoryAlign = 16;     // the alignment the block's shared memory and scratch need
+  uint32_t constBytes = 0;            // the module's .const variables, laid out as a bank
   uint32_t maxntid[3] = {0, 0, 0};
   uint32_t reqntid[3] = {0, 0, 0};
-  uint32_t numRegs = 0;       // PTX registers declared (reported as the register count)
+  uint32_t numRegs = 0;       // register pressure of the PTX, within .maxnreg (NUM_REGS)
   uint32_t regions = 1;       // barrier-delimited regions of the block function
   bool warpScheduled = false; // runs warp by warp (warp-level sync points) or block-wide
   uint32_t ptxVersion = 0;    // CU_FUNC_ATTRIBUTE_PTX_VERSION: the .target (sm_75 -> 75), as a GPU

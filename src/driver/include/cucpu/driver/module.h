@@ -46,9 +46,10 @@ private:
 
 class Module {
 public:
-  Module(Context *ctx, std::unique_ptr<jit::Program> program);
+  Module(Context *ctx, std::unique_ptr<jit::Program> program, unsigned maxRegisters = 0);
   ~Module();
   Context *context() const { return ctx_; }
+  unsigned maxRegisters() const { return maxRegisters_; } // 0: no CU_JIT_MAX_REGISTERS
   jit::Program &program() { return *program_; }
   // The function for a kernel of this module, or null when there is no such kernel.
   Function *function(std::string_view name);
@@ -61,6 +62,7 @@ public:
 private:
   Context *ctx_;
   std::unique_ptr<jit::Program> program_;
+  unsigned maxRegisters_ = 0;
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<void *> trackedGlobals_; // in the allocation tracker until the module goes
 };
@@ -75,6 +77,7 @@ struct LoadOptions {
   float *wallTimeMs = nullptr;
   size_t *errorLogSizeOut = nullptr; // where to write back the bytes used
   size_t *infoLogSizeOut = nullptr;
+  unsigned maxRegisters = 0; // CU_JIT_MAX_REGISTERS: NUM_REGS stays within it (0: no limit)
 };
 
 // Copies `text` into a JIT log buffer of `size` bytes (truncated, NUL-terminated); returns the
