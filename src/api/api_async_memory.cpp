@@ -6,12 +6,23 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace cucpu::api::impl {
 namespace {
 
 CUdeviceptr addr(const void *p) { return reinterpret_cast<uintptr_t>(p); }
 
+// Host memory the driver does not know: neither page-locked, registered, managed nor device.
+bool pageable(CUdeviceptr p) {
+  driver::Allocation a;
+  return !driver::memory().find(p, 0, &a);
+}
+
+// The documented synchronisation of asynchronous copies with pageable host memory: a copy from
+// it is staged before the call returns (the caller may reuse the buffer at once), and a copy into
+// it returns only once the data has arrived (numba reads such a buffer right after the call).
 CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size_t bytes,
               CUstream h, bool perThread) {
   driver::Context *c;
@@ -22,7 +33,18 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
     return CUDA_SUCCESS;
   if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
     return CUDA_ERROR_INVALID_VALUE;
-  return submit(c, s, [dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
+  if (!s) // the legacy stream runs the copy now
+    return submit(c, s, [dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
+  if (srcSide != Side::Device && pageable(src)) {
+    auto staged = std::make_shared<std::vector<uint8_t>>(
+        static_cast<const uint8_t *>(hostPtr(src)), static_cast<const uint8_t *>(hostPtr(src)) + bytes);
+    return submit(c, s, [dst, staged] { std::memcpy(hostPtr(dst), staged->data(), staged->size()); });
+  }
+  const unsigned long long seq =
+      s->enqueue([dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
+  if (dstSide != Side::Device && pageable(dst))
+    s->progress()->waitFor(seq);
+  return c->stickyError();
 }
 
 template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstream h, bool pt) {

@@ -172,9 +172,13 @@ const Known kTables[] = {
 
 } // namespace
 
-void *primaryContextTable[8] = {size(8),         fn(unsupported), fn(retainPrimaryContext),
-                                fn(unsupported), fn(unsupported), fn(unsupported),
-                                fn(unsupported), fn(unsupported)};
+// 13 slots as an H100 with driver 580 has them (slot 10 empty): with the tools tables served,
+// cudart 13.4+ takes the driver for a current one and reads slots beyond the first eight.
+void *primaryContextTable[13] = {
+    size(13),          fn(toolsSlot<0, 1>), fn(retainPrimaryContext), fn(toolsSlot<0, 3>),
+    fn(toolsSlot<0, 4>), fn(toolsSlot<0, 5>), fn(toolsSlot<0, 6>),     fn(toolsSlot<0, 7>),
+    fn(toolsSlot<0, 8>), fn(toolsSlot<0, 9>), nullptr,                 fn(toolsSlot<0, 11>),
+    fn(toolsSlot<0, 12>)};
 void *integrityTable[4] = {size(4), fn(integrityCheck), fn(unsupported), fn(unsupported)};
 
 } // namespace cucpu::api::exports

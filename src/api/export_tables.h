@@ -6,7 +6,7 @@
 namespace cucpu::api::exports {
 
 // Table 2 (6bd5fb6c...): primary context retain; its address is part of the integrity check.
-extern void *primaryContextTable[8];
+extern void *primaryContextTable[13];
 // Table 7 (d4082055...): slot 1 is the integrity check.
 extern void *integrityTable[4];
 
