@@ -8,9 +8,12 @@
 #include <cuda.h>
 #include <cudaProfiler.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -95,6 +98,36 @@ void attributes(unsigned maxRegisters) {
   cuModuleUnload(mod);
 }
 
+void sleepBriefly(void *) { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
+
+// Asynchronous copies with pageable memory behind a sleeping host function: what the host sees
+// right after the calls (tests/api/pageable_copy_test.cpp).
+void pageableCopies() {
+  constexpr size_t n = 1024;
+  CUstream s;
+  CUdeviceptr d;
+  cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+  cuMemAlloc(&d, n * 4);
+  std::vector<unsigned> host(n, 0);
+  cuLaunchHostFunc(s, sleepBriefly, nullptr);
+  cuMemsetD32Async(d, 7, n, s);
+  CUresult r = cuMemcpyDtoHAsync(host.data(), d, n * 4, s);
+  std::printf("pageable DtoHAsync: rc %d, right after the call %u (7 = waited)\n", int(r),
+              host[n - 1]);
+  cuStreamSynchronize(s);
+  std::fill(host.begin(), host.end(), 5u);
+  cuLaunchHostFunc(s, sleepBriefly, nullptr);
+  r = cuMemcpyHtoDAsync(d, host.data(), n * 4, s);
+  std::fill(host.begin(), host.end(), 9u);
+  cuStreamSynchronize(s);
+  std::vector<unsigned> back(n, 0);
+  cuMemcpyDtoH(back.data(), d, n * 4);
+  std::printf("pageable HtoDAsync: rc %d, device holds %u (5 = staged at the call)\n", int(r),
+              back[n - 1]);
+  cuMemFree(d);
+  cuStreamDestroy(s);
+}
+
 } // namespace
 
 int main() {
@@ -128,6 +161,7 @@ int main() {
 
   attributes(0);
   attributes(32);
+  pageableCopies();
   cuCtxDestroy(ctx);
   return 0;
 }

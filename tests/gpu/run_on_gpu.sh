@@ -29,4 +29,12 @@ $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_python_stack.cpp" -o /
 /tmp/record_sticky "$root/tests/e2e/faults_kernels.ptx" >"$out/sticky.txt" 2>&1 || true
 /tmp/record_arrays >"$out/arrays.txt" 2>&1 || true
 /tmp/record_python_stack >"$out/python_stack.txt" 2>&1 || true
+# cucpu's NVRTC/nvJitLink front ends on NVIDIA's driver, against NVIDIA's own libraries: pass the
+# folder holding the front ends (build/lib) as $2.
+$cxx "$root/tests/gpu/record_rtc_frontends.cpp" -o /tmp/record_rtc_frontends $lib \
+  -L/usr/local/cuda/lib64 -lnvrtc -lnvJitLink
+LD_LIBRARY_PATH=/usr/local/cuda/lib64 /tmp/record_rtc_frontends >"$out/rtc_nvidia.txt" 2>&1 || true
+if [ -n "${2:-}" ]; then
+  LD_LIBRARY_PATH="$2:/usr/local/cuda/lib64" /tmp/record_rtc_frontends >"$out/rtc_cucpu.txt" 2>&1 || true
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt"
