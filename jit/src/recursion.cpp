@@ -258,9 +258,9 @@ void KernelLowering::endRecursion(uint32_t &localOff, const std::string &returnL
   // Saves the caller's frame at the top of the stack (trapping when it is full), then pushes.
   auto save = [&](int k) {
     std::vector<ptx::Statement> out;
-    out.push_back(build::instruction(
-        loc, "setp", {"gt"}, {ptx::Type::U32},
-        {build::reg(r.pred, loc), build::reg(r.sp, loc), build::imm(kStackBytes - 2 * frame, loc)}));
+    out.push_back(build::instruction(loc, "setp", {"gt"}, {ptx::Type::U32},
+                                     {build::reg(r.pred, loc), build::reg(r.sp, loc),
+                                      build::imm(kStackBytes - 2 * frame, loc)}));
     out.push_back(guarded(build::instruction(loc, "trap", {}, {}, {}), r.pred));
     frameBase(out);
     for (const auto &[name, fo] : memory) {

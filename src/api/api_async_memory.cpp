@@ -36,9 +36,11 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
   if (!s) // the legacy stream runs the copy now
     return submit(c, s, [dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
   if (srcSide != Side::Device && pageable(src)) {
-    auto staged = std::make_shared<std::vector<uint8_t>>(
-        static_cast<const uint8_t *>(hostPtr(src)), static_cast<const uint8_t *>(hostPtr(src)) + bytes);
-    return submit(c, s, [dst, staged] { std::memcpy(hostPtr(dst), staged->data(), staged->size()); });
+    auto staged =
+        std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(hostPtr(src)),
+                                               static_cast<const uint8_t *>(hostPtr(src)) + bytes);
+    return submit(c, s,
+                  [dst, staged] { std::memcpy(hostPtr(dst), staged->data(), staged->size()); });
   }
   const unsigned long long seq =
       s->enqueue([dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });

@@ -112,9 +112,11 @@ void *size(size_t slots) { return reinterpret_cast<void *>(slots * sizeof(void *
 // 13.4+, cuFFT 13.0) and take as a sign of a current driver, without calling them on the paths
 // that run on a CPU. Each has the size an H100 with driver 580 reports and a function in every
 // slot NVIDIA fills (tests/gpu/record_python_stack.cpp); a call says which slot and fails.
+constexpr const char *kSlotTables[] = {"6bd5fb6c (cudart)", "21318c60 (tools context)",
+                                       "6e163fbe (tools module)"};
 template <int Table, int Slot> CUresult toolsSlot() {
-  log::debug(log::Component::Api, "cuGetExportTable: slot {} of tools table {} is not implemented",
-             Slot, Table);
+  log::debug(log::Component::Api, "cuGetExportTable: slot {} of table {} is not implemented", Slot,
+             kSlotTables[Table]);
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 template <int Table, size_t Slots, int... I>
@@ -128,9 +130,9 @@ auto toolsContextTable = toolsInterface<1, 93>(std::make_integer_sequence<int, 9
 auto toolsModuleTable = toolsInterface<2, 99>(std::make_integer_sequence<int, 99>{}, 93);
 
 void *logTable[4] = {size(4), fn(runtimeLog), fn(unsupported), fn(unsupported)};
-void *toolsTable[8] = {size(8),          fn(unsupported), fn(toolsBuffer), fn(unsupported),
+void *toolsTable[8] = {size(8),         fn(unsupported), fn(toolsBuffer), fn(unsupported),
                        fn(unsupported), fn(unsupported), fn(toolsBuffer), fn(unsupported)};
-void *opaqueTable[8] = {size(8),          fn(unsupported), fn(unsupported), fn(unsupported),
+void *opaqueTable[8] = {size(8),         fn(unsupported), fn(unsupported), fn(unsupported),
                         fn(unsupported), fn(unsupported), fn(unsupported), fn(unsupported)};
 void *clsTable[4] = {fn(clsPut), fn(clsDelete), fn(clsGet), fn(unsupported)}; // slot 0: put
 void *setupTable[8] = {size(8),         fn(unsupported), fn(contextSetup), fn(runtimeInit),
@@ -174,11 +176,19 @@ const Known kTables[] = {
 
 // 13 slots as an H100 with driver 580 has them (slot 10 empty): with the tools tables served,
 // cudart 13.4+ takes the driver for a current one and reads slots beyond the first eight.
-void *primaryContextTable[13] = {
-    size(13),          fn(toolsSlot<0, 1>), fn(retainPrimaryContext), fn(toolsSlot<0, 3>),
-    fn(toolsSlot<0, 4>), fn(toolsSlot<0, 5>), fn(toolsSlot<0, 6>),     fn(toolsSlot<0, 7>),
-    fn(toolsSlot<0, 8>), fn(toolsSlot<0, 9>), nullptr,                 fn(toolsSlot<0, 11>),
-    fn(toolsSlot<0, 12>)};
+void *primaryContextTable[13] = {size(13),
+                                 fn(toolsSlot<0, 1>),
+                                 fn(retainPrimaryContext),
+                                 fn(toolsSlot<0, 3>),
+                                 fn(toolsSlot<0, 4>),
+                                 fn(toolsSlot<0, 5>),
+                                 fn(toolsSlot<0, 6>),
+                                 fn(toolsSlot<0, 7>),
+                                 fn(toolsSlot<0, 8>),
+                                 fn(toolsSlot<0, 9>),
+                                 nullptr,
+                                 fn(toolsSlot<0, 11>),
+                                 fn(toolsSlot<0, 12>)};
 void *integrityTable[4] = {size(4), fn(integrityCheck), fn(unsupported), fn(unsupported)};
 
 } // namespace cucpu::api::exports

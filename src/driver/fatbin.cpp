@@ -124,8 +124,9 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
   if (!cucpu::fatbin::ptxOfArch(all, arch, &units, log))
     return CUDA_ERROR_INVALID_IMAGE;
   *ptx = units.size() == 1 ? std::move(units.front()) : joinPtx(units);
-  log::debug(log::Component::Driver, "fat binary: running the compute_{} PTX ({} unit(s), {} bytes)",
-             arch, units.size(), ptx->size());
+  log::debug(log::Component::Driver,
+             "fat binary: running the compute_{} PTX ({} unit(s), {} bytes)", arch, units.size(),
+             ptx->size());
   return CUDA_SUCCESS;
 }
 

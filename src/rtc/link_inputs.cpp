@@ -20,7 +20,10 @@ std::string_view bytesOf(const void *data, size_t size) {
   return {static_cast<const char *>(data), size};
 }
 
-bool isElf(std::string_view b) { return b.size() >= sizeof(Elf64_Ehdr) && b.starts_with("\x7f" "ELF"); }
+bool isElf(std::string_view b) {
+  return b.size() >= sizeof(Elf64_Ehdr) && b.starts_with("\x7f"
+                                                         "ELF");
+}
 
 uint16_t elfMachine(std::string_view b) {
   Elf64_Ehdr h;
@@ -36,8 +39,8 @@ bool isContainer(std::string_view b) {
 }
 
 // Every container laid end to end in `b` (a .nv_fatbin section holds several, 8-byte aligned).
-bool collectContainers(std::string_view b, const std::string &name, unsigned arch,
-                       LinkUnits *units, std::string *log) {
+bool collectContainers(std::string_view b, const std::string &name, unsigned arch, LinkUnits *units,
+                       std::string *log) {
   bool sawCode = false, sawPtx = false;
   while (b.size() >= 16 && isContainer(b)) {
     std::vector<fatbin::Entry> entries;
@@ -136,8 +139,8 @@ InputType inputTypeOf(InputType type, const void *data, size_t size) {
   if (isElf(b))
     return elfMachine(b) == kMachineCuda ? kInputCubin : kInputObject;
   const size_t text = b.find_first_not_of(" \t\r\n");
-  if (text != std::string_view::npos && (b.substr(text).starts_with("//") ||
-                                         b.substr(text).starts_with(".version")))
+  if (text != std::string_view::npos &&
+      (b.substr(text).starts_with("//") || b.substr(text).starts_with(".version")))
     return kInputPtx;
   return kInputLtoir;
 }

@@ -54,9 +54,9 @@ namespace {
 using cucpu::log::Component;
 
 cucpu::rtc::ForwardTable &table() {
-  static auto *library = new cucpu::rtc::RealLibrary(
-      "libnvJitLink.so.13", {"nvidia/cu13/lib", "nvidia/nvjitlink/lib"},
-      reinterpret_cast<const void *>(&cucpu_nvjitlink_resolve));
+  static auto *library =
+      new cucpu::rtc::RealLibrary("libnvJitLink.so.13", {"nvidia/cu13/lib", "nvidia/nvjitlink/lib"},
+                                  reinterpret_cast<const void *>(&cucpu_nvjitlink_resolve));
   static cucpu::rtc::ForwardTable t{*library, kNames, cucpu_nvjitlink_slots,
                                     reinterpret_cast<void *>(&missing)};
   return t;
@@ -150,8 +150,9 @@ nvJitLinkResult ltoToPtx(const Link &link, std::string *ptx) {
     std::string log;
     if (h)
       real::bytes(h, k___nvJitLinkGetErrorLogSize_13_0, k___nvJitLinkGetErrorLog_13_0, &log);
-    cucpu::log::error(Component::Rtc, "nvJitLink: compiling the LTO-IR inputs to PTX failed ({}): {}",
-                      r, log.c_str());
+    cucpu::log::error(Component::Rtc,
+                      "nvJitLink: compiling the LTO-IR inputs to PTX failed ({}): {}", r,
+                      log.c_str());
   }
   if (h)
     real::destroy(&h);
@@ -231,8 +232,8 @@ CUCPU_EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle handle, int
                                                      const void *data, size_t size,
                                                      const char *name) {
   // NVIDIA's linker takes cucpu's fat binaries (handed out as cubins) as what they are.
-  const int type = data ? int(cucpu::rtc::inputTypeOf(cucpu::rtc::InputType(inputType), data, size))
-                        : inputType;
+  const int type =
+      data ? int(cucpu::rtc::inputTypeOf(cucpu::rtc::InputType(inputType), data, size)) : inputType;
   const int forwarded = type == cucpu::rtc::kInputFatbin ? type : inputType;
   nvJitLinkResult r = real::addData(handle, forwarded, data, size, name);
   return r == kSuccess ? record(handle, inputType, data, size, name) : r;

@@ -46,9 +46,9 @@ __attribute__((visibility("hidden"))) void *cucpu_nvrtc_resolve(unsigned index);
 namespace {
 
 cucpu::rtc::ForwardTable &table() {
-  static auto *library = new cucpu::rtc::RealLibrary(
-      "libnvrtc.so.13", {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"},
-      reinterpret_cast<const void *>(&cucpu_nvrtc_resolve));
+  static auto *library =
+      new cucpu::rtc::RealLibrary("libnvrtc.so.13", {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"},
+                                  reinterpret_cast<const void *>(&cucpu_nvrtc_resolve));
   static cucpu::rtc::ForwardTable t{*library, kNames, cucpu_nvrtc_slots,
                                     reinterpret_cast<void *>(&missing)};
   return t;

@@ -64,8 +64,7 @@ std::vector<std::string> searchDirs(const std::vector<std::string> &wheelDirs) {
   return dirs;
 }
 
-RealLibrary::RealLibrary(const char *soname, std::vector<std::string> wheelDirs,
-                         const void *self)
+RealLibrary::RealLibrary(const char *soname, std::vector<std::string> wheelDirs, const void *self)
     : soname_(soname), wheelDirs_(std::move(wheelDirs)), self_(self) {}
 
 void RealLibrary::load() {

@@ -27,7 +27,8 @@ std::string limitRegisters(const std::string &ptx, unsigned n) {
     // `.entry name (params)` or `.entry name`: the directives after it run up to the body's `{`.
     size_t close = ptx.find_first_not_of(" \t\r\n", at + 6);
     close = close == std::string::npos ? close : ptx.find_first_of(" \t\r\n({", close);
-    const size_t next = close == std::string::npos ? close : ptx.find_first_not_of(" \t\r\n", close);
+    const size_t next =
+        close == std::string::npos ? close : ptx.find_first_not_of(" \t\r\n", close);
     if (next != std::string::npos && ptx[next] == '(')
       close = ptx.find(')', next);
     const size_t body = close == std::string::npos ? close : ptx.find('{', close);

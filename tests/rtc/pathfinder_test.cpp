@@ -31,8 +31,8 @@ TEST(Pathfinder, CubinFromTheLoadedNvrtcRuns) {
   ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
   void *h = dlopen("libnvrtc.so.13", RTLD_NOW | RTLD_NOLOAD);
   ASSERT_NE(h, nullptr);
-  using Create = int (*)(void **, const char *, const char *, int, const char *const *,
-                         const char *const *);
+  using Create =
+      int (*)(void **, const char *, const char *, int, const char *const *, const char *const *);
   using Compile = int (*)(void *, int, const char *const *);
   using Size = int (*)(void *, size_t *);
   using Get = int (*)(void *, char *);
@@ -42,9 +42,11 @@ TEST(Pathfinder, CubinFromTheLoadedNvrtcRuns) {
   auto get = reinterpret_cast<Get>(dlsym(h, "nvrtcGetCUBIN"));
   ASSERT_TRUE(create && compile && size && get);
   void *prog = nullptr;
-  ASSERT_EQ(create(&prog, R"(extern "C" __global__ void fill(int *a) { a[threadIdx.x] = 3 * threadIdx.x; })",
-                   "fill.cu", 0, nullptr, nullptr),
-            0);
+  ASSERT_EQ(
+      create(&prog,
+             R"(extern "C" __global__ void fill(int *a) { a[threadIdx.x] = 3 * threadIdx.x; })",
+             "fill.cu", 0, nullptr, nullptr),
+      0);
   const char *opts[] = {"-arch=sm_80"};
   ASSERT_EQ(compile(prog, 1, opts), 0);
   size_t n = 0;

@@ -8,7 +8,8 @@
 #include <string>
 
 int main() {
-  const char *src = R"(extern "C" __global__ void square(int *a) { a[threadIdx.x] *= a[threadIdx.x]; })";
+  const char *src =
+      R"(extern "C" __global__ void square(int *a) { a[threadIdx.x] *= a[threadIdx.x]; })";
   nvrtcProgram prog;
   const char *opts[] = {"-arch=sm_80"};
   size_t n = 0;

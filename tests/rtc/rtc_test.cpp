@@ -155,11 +155,11 @@ TEST_F(Rtc, NvrtcRelocatableCubinsLinkThroughTheDriver) {
   std::string twice = compile(kTwice, {"-arch=sm_80", "-rdc=true"}, Output::Cubin);
   CUlinkState link;
   ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &link), CUDA_SUCCESS);
-  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, apply.data(), apply.size(), "apply", 0,
-                          nullptr, nullptr),
+  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, apply.data(), apply.size(), "apply", 0, nullptr,
+                          nullptr),
             CUDA_SUCCESS);
-  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, twice.data(), twice.size(), "twice", 0,
-                          nullptr, nullptr),
+  ASSERT_EQ(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, twice.data(), twice.size(), "twice", 0, nullptr,
+                          nullptr),
             CUDA_SUCCESS);
   void *image = nullptr;
   size_t size = 0;
@@ -249,8 +249,7 @@ TEST_F(Rtc, MaxRegisterCountBoundsTheReportedRegisters) {
   std::string bounded = compile(kHeavy, {"-arch=sm_80", "--maxrregcount=20"}, Output::Cubin);
   EXPECT_EQ(numRegs(bounded.data(), "heavy"), 20);
   std::string ptx = compile(kHeavy, {"-arch=sm_80"}, Output::Ptx);
-  std::string linked =
-      jitLink({"-arch=sm_80", "-maxrregcount=24"}, {{NVJITLINK_INPUT_PTX, ptx}});
+  std::string linked = jitLink({"-arch=sm_80", "-maxrregcount=24"}, {{NVJITLINK_INPUT_PTX, ptx}});
   EXPECT_EQ(numRegs(linked.data(), "heavy"), 24);
 }
 
@@ -301,8 +300,8 @@ TEST_F(Rtc, NvrtcMisuseAnswersAsNvidias) {
   EXPECT_EQ(nvrtcGetCUBINSize(nullptr, &n), cubinSize(nullptr, &n));
   EXPECT_EQ(nvrtcCompileProgram(nullptr, 0, nullptr), compileProgram(nullptr, 0, nullptr));
   nvrtcProgram prog;
-  ASSERT_EQ(nvrtcCreateProgram(&prog, "__global__ void k() { undeclared(); }", "bad.cu", 0,
-                               nullptr, nullptr),
+  ASSERT_EQ(nvrtcCreateProgram(&prog, "__global__ void k() { undeclared(); }", "bad.cu", 0, nullptr,
+                               nullptr),
             NVRTC_SUCCESS);
   const char *opts[] = {"-arch=sm_80"};
   EXPECT_EQ(nvrtcCompileProgram(prog, 1, opts), NVRTC_ERROR_COMPILATION);
