@@ -2,7 +2,8 @@
 """Generates a run-time compiler front end's exports from its table (src/rtc/*_exports.tsv).
 
 Outputs, for library SONAME and symbol prefix P:
-  P_symbols.inc  CUCPU_RTC_SYMBOL(index, name) for every symbol, for the C++ side's lookups
+  P_symbols.h    for the C++ side: `enum Symbol` (k_<name> = index), `kNames`, and the slots and
+                 resolver the jumps use (the front end defines both)
   P_forward.S    an x86-64 jump for each `forward` symbol through cucpu_P_slots[index]; an empty
                  slot first asks cucpu_P_resolve(index) for NVIDIA's function, with every argument register
                  kept, so any signature forwards unchanged
@@ -23,9 +24,16 @@ for line in pathlib.Path(table).read_text().splitlines():
     symbols.append((name, how))
 
 out.mkdir(parents=True, exist_ok=True)
-inc = [f"// Generated from {pathlib.Path(table).name} by gen_rtc_forwarders.py."]
-inc += [f"CUCPU_RTC_SYMBOL({i}, {name})" for i, (name, _) in enumerate(symbols)]
-(out / f"{prefix}_symbols.inc").write_text("\n".join(inc) + "\n")
+hdr = [f"// Generated from {pathlib.Path(table).name} by gen_rtc_forwarders.py: the symbols of",
+       f"// {soname}, by index, and what the generated jumps go through.",
+       "#pragma once", "", "namespace {", "", "enum Symbol : unsigned {"]
+hdr += [f"  k_{name} = {i}," for i, (name, _) in enumerate(symbols)]
+hdr += ["  kSymbolCount", "};", "", "const char *const kNames[] = {"]
+hdr += [f'    "{name}",' for name, _ in symbols]
+hdr += ["};", "", "} // namespace", "", 'extern "C" {',
+        f'__attribute__((visibility("hidden"))) extern void *cucpu_{prefix}_slots[kSymbolCount];',
+        f'__attribute__((visibility("hidden"))) void *cucpu_{prefix}_resolve(unsigned index);', "}"]
+(out / f"{prefix}_symbols.h").write_text("\n".join(hdr) + "\n")
 
 asm = [f"# Generated from {pathlib.Path(table).name} by gen_rtc_forwarders.py.",
        "  .text"]

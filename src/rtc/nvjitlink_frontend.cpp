@@ -2,6 +2,8 @@
 // this front end hands out a fat binary holding that cubin and the link's code as PTX (its PTX
 // inputs, the PTX in its fat binaries, objects and libraries, and its LTO-IR inputs compiled to
 // PTX by a second NVIDIA link), which cucpu's driver joins as cuLink joins.
+#include "nvjitlink_symbols.h"
+
 #include "cucpu/rtc/forwarding.h"
 #include "cucpu/rtc/link_inputs.h"
 #include "cucpu/rtc/register_limit.h"
@@ -24,32 +26,13 @@ struct nvJitLink;
 using nvJitLinkHandle = nvJitLink *;
 using nvJitLinkResult = int;
 
+void *cucpu_nvjitlink_slots[kSymbolCount];
+
 namespace {
 
 constexpr nvJitLinkResult kSuccess = 0, kInvalidInput = 3, kInternal = 5;
 
-enum Symbol : unsigned {
-#define CUCPU_RTC_SYMBOL(i, name) k_##name = i,
-#include "nvjitlink_symbols.inc"
-#undef CUCPU_RTC_SYMBOL
-  kSymbolCount
-};
-const char *const kNames[] = {
-#define CUCPU_RTC_SYMBOL(i, name) #name,
-#include "nvjitlink_symbols.inc"
-#undef CUCPU_RTC_SYMBOL
-};
-
 nvJitLinkResult missing() { return kInternal; }
-
-} // namespace
-
-extern "C" {
-__attribute__((visibility("hidden"))) void *cucpu_nvjitlink_slots[kSymbolCount];
-__attribute__((visibility("hidden"))) void *cucpu_nvjitlink_resolve(unsigned index);
-}
-
-namespace {
 
 using cucpu::log::Component;
 

@@ -1,6 +1,8 @@
 // cucpu's libnvrtc.so.13: NVIDIA's NVRTC compiles, and a program compiled for a real GPU
 // architecture (-arch=sm_XX) hands out, where NVIDIA's hands out a cubin, a fat binary holding
 // that cubin and the program's PTX: NVIDIA's driver runs the cubin, cucpu the PTX.
+#include "nvrtc_symbols.h"
+
 #include "cucpu/rtc/forwarding.h"
 #include "cucpu/rtc/register_limit.h"
 #include "cucpu/support/fatbin_container.h"
@@ -18,32 +20,14 @@ struct _nvrtcProgram;
 using nvrtcProgram = _nvrtcProgram *;
 using nvrtcResult = int;
 
+void *cucpu_nvrtc_slots[kSymbolCount];
+
 namespace {
 
 constexpr nvrtcResult kSuccess = 0, kInternalError = 11;
 
-enum Symbol : unsigned {
-#define CUCPU_RTC_SYMBOL(i, name) k_##name = i,
-#include "nvrtc_symbols.inc"
-#undef CUCPU_RTC_SYMBOL
-  kSymbolCount
-};
-const char *const kNames[] = {
-#define CUCPU_RTC_SYMBOL(i, name) #name,
-#include "nvrtc_symbols.inc"
-#undef CUCPU_RTC_SYMBOL
-};
-
 nvrtcResult missing() { return kInternalError; }
 
-} // namespace
-
-extern "C" {
-__attribute__((visibility("hidden"))) void *cucpu_nvrtc_slots[kSymbolCount];
-__attribute__((visibility("hidden"))) void *cucpu_nvrtc_resolve(unsigned index);
-}
-
-namespace {
 
 cucpu::rtc::ForwardTable &table() {
   static auto *library =

@@ -43,41 +43,13 @@ void dumpTable(const char *name, const unsigned char (&bytes)[16]) {
   std::printf("\n");
 }
 
-const char *kAttributesPtx = R"(
-.version 7.0
-.target sm_75
-.address_size 64
-.const .align 4 .b8 coeffs[80];
-.shared .align 4 .b8 tile[100];
-.visible .entry attrs(.param .u64 out, .param .u32 i)
-{
-  .local .align 4 .b8 scratch[64];
-  .reg .b32 %r<40>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r1, [i];
-  and.b32 %r2, %r1, 15;
-  shl.b32 %r3, %r2, 2;
-  cvt.u64.u32 %rd2, %r3;
-  mov.u64 %rd3, scratch;
-  add.s64 %rd3, %rd3, %rd2;
-  st.local.u32 [%rd3], %r1;
-  ld.const.u32 %r4, [coeffs+4];
-  st.shared.u32 [tile], %r4;
-  ld.shared.u32 %r5, [tile];
-  ld.local.u32 %r6, [scratch];
-  add.s32 %r7, %r5, %r6;
-  st.global.u32 [%rd1], %r7;
-  ret;
-}
-)";
 
-void attributes(unsigned maxRegisters) {
+void attributes(const std::string &ptx, unsigned maxRegisters) {
   CUmodule mod = nullptr;
   CUjit_option opt = CU_JIT_MAX_REGISTERS;
   void *value = reinterpret_cast<void *>(uintptr_t(maxRegisters));
-  CUresult r = maxRegisters ? cuModuleLoadDataEx(&mod, kAttributesPtx, 1, &opt, &value)
-                            : cuModuleLoadData(&mod, kAttributesPtx);
+  CUresult r = maxRegisters ? cuModuleLoadDataEx(&mod, ptx.c_str(), 1, &opt, &value)
+                            : cuModuleLoadData(&mod, ptx.c_str());
   std::printf("load (max registers %u): %d\n", maxRegisters, int(r));
   CUfunction f;
   if (r != CUDA_SUCCESS || cuModuleGetFunction(&f, mod, "attrs") != CUDA_SUCCESS)
@@ -130,7 +102,7 @@ void pageableCopies() {
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   SHOW(cuProfilerStart());
   SHOW(cuProfilerStop());
   SHOW(cuInit(0));
@@ -159,8 +131,9 @@ int main() {
   dumpTable("6e163fbe", kToolsModule);
   dumpTable("6bd5fb6c", kCudart);
 
-  attributes(0);
-  attributes(32);
+  const std::string ptx = argc > 1 ? readFile(argv[1]) : std::string(); // attrs.ptx
+  attributes(ptx, 0);
+  attributes(ptx, 32);
   pageableCopies();
   cuCtxDestroy(ctx);
   return 0;
