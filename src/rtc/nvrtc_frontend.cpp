@@ -28,7 +28,6 @@ constexpr nvrtcResult kSuccess = 0, kInternalError = 11;
 
 nvrtcResult missing() { return kInternalError; }
 
-
 cucpu::rtc::ForwardTable &table() {
   static auto *library =
       new cucpu::rtc::RealLibrary("libnvrtc.so.13", {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"},

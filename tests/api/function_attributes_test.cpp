@@ -1,8 +1,8 @@
 // What cuFuncGetAttribute reports of a kernel's resources, against an H100 with driver 580
-// (tests/gpu/record_python_stack.cpp, same PTX: tests/api/attributes/attrs.ptx): shared and constant bytes exactly; registers as
-// the PTX's pressure within CU_JIT_MAX_REGISTERS and `.maxnreg` (a CPU has no register file; the
-// H100 says 8 here); local bytes as cucpu keeps them (the H100's ptxas moved this array to
-// registers and says 0).
+// (tests/gpu/record_python_stack.cpp, same PTX: tests/api/attributes/attrs.ptx): shared and
+// constant bytes exactly; registers as the PTX's pressure within CU_JIT_MAX_REGISTERS and
+// `.maxnreg` (a CPU has no register file; the H100 says 8 here); local bytes as cucpu keeps them
+// (the H100's ptxas moved this array to registers and says 0).
 #include <cuda.h>
 #include <gtest/gtest.h>
 
