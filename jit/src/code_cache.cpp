@@ -25,8 +25,16 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr uint64_t kDefaultMaxBytes = 256ull << 20;
-constexpr const char *kSuffix = ".o";
-std::atomic<uint64_t> hitCount{0}, storeCount{0};
+constexpr const char *kSuffixes[] = {".o", ".lowered"}; // by CodeCache::Kind
+std::atomic<uint64_t> hitCount[2], storeCount[2];
+
+size_t index(CodeCache::Kind kind) { return static_cast<size_t>(kind); }
+bool isEntry(const fs::path &p) {
+  for (const char *s : kSuffixes)
+    if (p.extension() == s)
+      return true;
+  return false;
+}
 
 std::string cacheDirectory() {
   if (env::getBool("CUDA_CACHE_DISABLE", false))
@@ -104,10 +112,14 @@ CodeCache::CodeCache() : dir_(cacheDirectory()), buildId_(selfBuildId()) {
   log::debug(log::Component::Jit, "code cache: {}", dir_.empty() ? "off" : dir_);
 }
 
-std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) const {
+std::string CodeCache::path(Kind kind, const std::string &key) const {
+  return dir_ + "/" + key + kSuffixes[index(kind)];
+}
+
+std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(Kind kind, const std::string &key) const {
   if (dir_.empty())
     return nullptr;
-  std::string path = dir_ + "/" + key + kSuffix;
+  std::string path = this->path(kind, key);
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buf)
     return nullptr;
@@ -116,10 +128,10 @@ std::unique_ptr<llvm::MemoryBuffer> CodeCache::load(const std::string &key) cons
   return std::move(*buf);
 }
 
-void CodeCache::store(const std::string &key, std::string_view object) {
+void CodeCache::store(Kind kind, const std::string &key, std::string_view object) {
   if (dir_.empty())
     return;
-  std::string path = dir_ + "/" + key + kSuffix;
+  std::string path = this->path(kind, key);
   std::string tmp = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -137,7 +149,7 @@ void CodeCache::store(const std::string &key, std::string_view object) {
     fs::remove(tmp, ec);
     return;
   }
-  ++storeCount;
+  ++storeCount[index(kind)];
   prune();
 }
 
@@ -152,7 +164,7 @@ void CodeCache::prune() {
   uint64_t total = 0;
   std::error_code ec;
   for (const auto &de : fs::directory_iterator(dir_, ec)) {
-    if (de.path().extension() != kSuffix)
+    if (!isEntry(de.path()))
       continue;
     std::error_code e1, e2;
     uint64_t size = de.file_size(e1);
@@ -174,19 +186,21 @@ void CodeCache::prune() {
   }
 }
 
-void CodeCache::remove(const std::string &key) {
+void CodeCache::remove(Kind kind, const std::string &key) {
   std::error_code ec;
-  fs::remove(fs::path(dir_) / (key + kSuffix), ec);
+  fs::remove(path(kind, key), ec);
 }
 
-void CodeCache::countHit() { ++hitCount; }
+void CodeCache::countHit(Kind kind) { ++hitCount[index(kind)]; }
 
-uint64_t CodeCache::hits() const { return hitCount; }
-uint64_t CodeCache::stores() const { return storeCount; }
+uint64_t CodeCache::hits(Kind kind) const { return hitCount[index(kind)]; }
+uint64_t CodeCache::stores(Kind kind) const { return storeCount[index(kind)]; }
 
 CodeCacheStats codeCacheStats() {
   const CodeCache &c = CodeCache::instance();
-  return {c.directory(), c.hits(), c.stores()};
+  using K = CodeCache::Kind;
+  return {c.directory(), c.hits(K::Object), c.stores(K::Object), c.hits(K::Module),
+          c.stores(K::Module)};
 }
 
 std::string CodeCache::key(std::string_view bitcode, const uint32_t block[3],
@@ -196,6 +210,19 @@ std::string CodeCache::key(std::string_view bitcode, const uint32_t block[3],
   h.update(target);
   h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(block), 3 * sizeof(uint32_t)));
   h.update(bitcode);
+  auto digest = h.final<20>();
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+std::string CodeCache::moduleKey(std::string_view ptx, std::string_view switches,
+                                 std::string_view target) const {
+  llvm::BLAKE3 h;
+  for (std::string_view part :
+       {std::string_view("lowered module"), std::string_view(buildId_), target, switches, ptx}) {
+    uint64_t n = part.size();
+    h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&n), sizeof n));
+    h.update(llvm::StringRef(part.data(), part.size()));
+  }
   auto digest = h.final<20>();
   return llvm::toHex(digest, /*LowerCase=*/true);
 }

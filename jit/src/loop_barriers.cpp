@@ -5,7 +5,6 @@
 #include "lowering.h"
 #include "ptx_build.h"
 
-#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
 #include <algorithm>
@@ -279,8 +278,7 @@ bool KernelLowering::unrollScalarLoop(int h, std::set<size_t> &splits) {
 // region copies run the threads that disagree; an implicit barrier waits for no thread). Then
 // re-forms the blocks with those barriers.
 void KernelLowering::addLoopBarriers() {
-  static const bool enabled = env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0";
-  if (!enabled || warpMode_ || namedBarriers_) // named barriers: arrival order matters
+  if (!loweringSwitches().loopBarriers || warpMode_ || namedBarriers_) // named barriers: arrival order matters
     return;
   const int nb = static_cast<int>(blocks_.size());
   bool anySync = false;

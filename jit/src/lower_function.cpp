@@ -2,6 +2,7 @@
 // thread indices between barriers (continuation-based regions), with registers live across a
 // barrier kept in per-thread context arrays.
 #include "block_shape.h"
+#include "directed_rounding.h"
 #include "lowering.h"
 #include "parallel_loops.h"
 #include "ptx_build.h"
@@ -49,6 +50,19 @@ void setBit(std::vector<uint64_t> &v, int i) { v[i / 64] |= uint64_t(1) << (i % 
 bool getBit(const std::vector<uint64_t> &v, int i) { return (v[i / 64] >> (i % 64)) & 1; }
 
 } // namespace
+
+const LoweringSwitches &loweringSwitches() {
+  static const LoweringSwitches s{env::get("CUCPU_SCHEDULE").value_or("") == "warp",
+                                  env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0",
+                                  nativeDirectedRounding()};
+  return s;
+}
+
+std::string loweringSwitchesText() {
+  const LoweringSwitches &s = loweringSwitches();
+  return fmt::format("warp={} loop-barriers={} native-rounding={}", s.forceWarp, s.loopBarriers,
+                     s.nativeRounding);
+}
 
 [[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what) {
   throw LowerError{kCudaErrorNotSupported, loc, what};
@@ -520,8 +534,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
   info_.regions = static_cast<uint32_t>(regions_.size());
   // CUCPU_SCHEDULE=warp runs every kernel with the warp scheduler (tests prove both strategies
   // give the same results; it is also the slower, more general one).
-  static const bool forceWarp = env::get("CUCPU_SCHEDULE").value_or("") == "warp";
-  warpMode_ |= forceWarp;
+  warpMode_ |= loweringSwitches().forceWarp;
   info_.warpScheduled = warpMode_;
 }
 

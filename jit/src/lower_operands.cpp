@@ -220,11 +220,19 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space, const p
   if (op.kind != K::Address && op.kind != K::Symbol && op.kind != K::Reg)
     throwInvalid(op.loc, "expected an address in '" + spellingOf(in) + "'");
   Value *base;
+  bool wrapped = false; // the offset is in `base` already
   ptx::Space symSpace = space;
   if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg) ||
       ((op.kind == K::Address || op.kind == K::Symbol) && regIds_.count(op.name))) {
     RegInfo &ri = reg(op.name, in);
-    base = convert(b.CreateLoad(ri.ty, ri.slot), b.getInt64Ty(), false);
+    Value *v = b.CreateLoad(ri.ty, ri.slot);
+    // A 32-bit address register and its offset add modulo 2^32, as on the GPU: compilers lean
+    // on it ([%r+8320] with %r "below" a shared array by a negative index).
+    if (op.kind != K::Reg && op.imm && v->getType()->isIntegerTy(32)) {
+      v = b.CreateAdd(v, b.getInt32(static_cast<uint32_t>(op.imm)));
+      wrapped = true;
+    }
+    base = convert(v, b.getInt64Ty(), false);
     // .param addresses in registers are host pointers: a kernel parameter's (mov adds the
     // buffer's base) or a device function's argument slot (.local memory)
     if (space == ptx::Space::Param)
@@ -240,7 +248,7 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space, const p
   } else {
     base = b.getInt64(0);
   }
-  Value *off = b.CreateAdd(base, b.getInt64(op.kind == K::Reg ? 0 : op.imm));
+  Value *off = b.CreateAdd(base, b.getInt64(op.kind == K::Reg || wrapped ? 0 : op.imm));
   if (outsideScratch) // a generic address may name .local memory, which lives in scratch
     *outsideScratch = space != ptx::Space::None && space != ptx::Space::Local;
   switch (space) {

@@ -29,6 +29,18 @@ struct LowerError {
   std::string message;
 };
 
+// The process's switches that, besides the PTX and the host CPU, decide the lowered IR: read from
+// the environment once (CUCPU_SCHEDULE, CUCPU_LOOP_BARRIERS, CUCPU_DIRECTED_ROUNDING) and part of
+// the key under which a lowered module is cached.
+struct LoweringSwitches {
+  bool forceWarp = false;     // CUCPU_SCHEDULE=warp: every kernel runs with the warp scheduler
+  bool loopBarriers = true;   // CUCPU_LOOP_BARRIERS (default 1)
+  bool nativeRounding = true; // directed f32 rounding through AVX-512 (directed_rounding.h)
+};
+const LoweringSwitches &loweringSwitches();
+// The switches as text, for cache keys.
+std::string loweringSwitchesText();
+
 [[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what);
 [[noreturn]] void throwInvalid(ptx::SourceLoc loc, const std::string &what);
 
@@ -91,11 +103,11 @@ struct RecursionRegion {
   const ptx::Function *fn = nullptr;
   std::string id;                                // label prefix
   std::string sp, base, addr, word, index, pred; // its own registers (not saved in frames)
-  std::string level, var; // the current call's frame in the stack; an address in it
-  std::string stack;                             // the .local stack variable
-  size_t start = 0;                              // the region's first statement in flat_
-  size_t firstReg = 0;                           // registers from here on are saved in each frame
-  uint32_t firstLocal = 0;                       // and .local/.param bytes from here on
+  std::string level, var;              // the current call's frame in the stack; an address in it
+  std::string stack;                   // the .local stack variable
+  size_t start = 0;                    // the region's first statement in flat_
+  size_t firstReg = 0;                 // registers from here on are saved in each frame
+  uint32_t firstLocal = 0;             // and .local/.param bytes from here on
   std::vector<std::string> formals;    // the outer call's argument variables (the parameters)
   std::vector<std::string> results;    // the outer call's result variables
   std::vector<size_t> saves, restores; // placeholders in flat_, one each per recursive call

@@ -1,10 +1,12 @@
-// Program: parse PTX, lower every kernel of the module, hand the IR to ORC, look kernels up.
+// Program: parse PTX and lower every kernel of the module (or read the lowered module from the
+// on-disk cache), hand the IR to ORC, look kernels up.
 #include "cucpu/jit/program.h"
 
 #include "block_shape.h"
 #include "code_cache.h"
 #include "cucpu/support/log.h"
 #include "engine.h"
+#include "lowered_module.h"
 #include "lowering.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -89,9 +91,9 @@ std::string unloadable(const ptx::Module &m) {
 
 struct Program::Impl {
   std::vector<KernelInfo> kernels;
-  std::vector<std::string> llvmNames; // parallel to kernels
-  llvm::orc::ThreadSafeContext tsc;
-  std::vector<std::unique_ptr<llvm::Module>> kernelModules; // lowered IR, parallel to kernels
+  std::vector<std::string> llvmNames;     // parallel to kernels
+  std::vector<std::string> kernelBitcode; // lowered IR, parallel to kernels
+  llvm::orc::ThreadSafeContext tsc;       // the variables' module
   llvm::orc::JITDylib *dylib = nullptr;
   std::mutex mutex;
   std::vector<std::vector<Compiled>> compiled; // parallel to kernels
@@ -118,8 +120,19 @@ const KernelInfo *Program::findKernel(std::string_view name) const {
   return nullptr;
 }
 
-Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::string &log) {
-  auto start = std::chrono::steady_clock::now();
+namespace {
+
+std::string bitcodeOf(const llvm::Module &m) {
+  std::string bitcode;
+  llvm::raw_string_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(m, os);
+  return bitcode;
+}
+
+// Parses and lowers `text`: one LLVM module for the module-scope variables and one per kernel
+// (all verified), kept as bitcode with the kernels' layouts.
+Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit,
+                                    std::string &log) {
   ptx::ParseResult parsed = ptx::parse(text);
   if (!parsed.ok()) {
     std::string msg;
@@ -134,39 +147,30 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
     log += "ptx: " + msg + "\n";
     return Status(kCudaErrorInvalidPtx, msg);
   }
-  std::string error;
-  llvm::orc::LLJIT *jit = engine(&error);
-  if (!jit) {
-    log += "jit: cannot start the host JIT: " + error + "\n";
-    return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
-  }
-
-  // One LLVM module for the module-scope variables and one per kernel, all in one context. The
-  // variables' module goes to ORC now (compiled when a kernel first needs it); each kernel's
-  // module is kept and compiled per block shape at its first launch (blockFunction).
-  auto impl = std::make_unique<Impl>();
-  impl->tsc = llvm::orc::ThreadSafeContext(std::make_unique<llvm::LLVMContext>());
-  llvm::LLVMContext &ctx = *impl->tsc.getContext();
-  uint64_t id = nextProgramId++;
+  llvm::LLVMContext ctx;
+  // Local value names only serve people reading the IR: without them the lowering is faster and
+  // the bitcode the cache keeps is smaller. Kept when the IR is logged.
+  ctx.setDiscardValueNames(!log::enabled(log::Component::Jit, log::Level::Trace));
   const std::string prefix = kSymbolPrefix;
   auto newModule = [&](const std::string &name) {
     auto m = std::make_unique<llvm::Module>(prefix + name, ctx);
-    m->setDataLayout(jit->getDataLayout());
-    m->setTargetTriple(jit->getTargetTriple().str());
+    m->setDataLayout(jit.getDataLayout());
+    m->setTargetTriple(jit.getTargetTriple().str());
     return m;
   };
   std::vector<std::unique_ptr<llvm::Module>> modules;
   modules.push_back(newModule("variables"));
   ModuleState ms(ctx, modules[0].get(), parsed.module, prefix);
+  LoweredModule out;
   try {
-    lowerModuleScope(ms, impl->kernels);
+    lowerModuleScope(ms, out.kernels);
     for (const auto &[name, gv] : ms.globals)
-      impl->globals[name] = {gv->getName().str(),
-                             modules[0]->getDataLayout().getTypeAllocSize(gv->getValueType())};
+      out.globals.push_back({name, gv->getName().str(),
+                             modules[0]->getDataLayout().getTypeAllocSize(gv->getValueType())});
     for (const auto &v : parsed.module.globals)
       if (v.managed)
-        impl->managed.insert(v.name);
-    impl->unresolvedExterns = ms.unresolvedExterns;
+        out.managed.push_back(v.name);
+    out.unresolvedExterns = ms.unresolvedExterns;
     for (const auto &fn : parsed.module.functions) {
       if (!fn.isEntry || !fn.hasBody)
         continue;
@@ -180,8 +184,8 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
       modules.push_back(newModule(fn.name));
       ms.mod = modules.back().get();
       KernelLowering(ms, fn, info).run(llvmName);
-      impl->kernels.push_back(std::move(info));
-      impl->llvmNames.push_back(std::move(llvmName));
+      out.kernels.push_back(std::move(info));
+      out.llvmNames.push_back(std::move(llvmName));
     }
   } catch (const LowerError &e) {
     std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
@@ -203,30 +207,90 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
       log::trace(log::Component::Jit, "IR before optimisation:\n{}", ir);
     }
   }
-  auto dylib = jit->createJITDylib("cucpu.m" + std::to_string(id));
-  if (!dylib) {
-    std::string msg = llvm::toString(dylib.takeError());
+  out.variablesBitcode = bitcodeOf(*modules[0]);
+  for (size_t i = 1; i < modules.size(); ++i)
+    out.kernelBitcode.push_back(bitcodeOf(*modules[i]));
+  return out;
+}
+
+// The lowered form of `text`: from the on-disk cache, else lowered now (and stored there).
+Expected<LoweredModule> lowered(std::string_view text, llvm::orc::LLJIT &jit, std::string &log,
+                                bool &fromCache) {
+  CodeCache &cache = CodeCache::instance();
+  fromCache = false;
+  if (!cache.enabled())
+    return lowerModule(text, jit, log);
+  using Kind = CodeCache::Kind;
+  const std::string key = cache.moduleKey(text, loweringSwitchesText(), targetIdentity());
+  if (auto bytes = cache.load(Kind::Module, key)) {
+    if (auto m = deserialize(std::string_view(bytes->getBufferStart(), bytes->getBufferSize()))) {
+      cache.countHit(Kind::Module);
+      fromCache = true;
+      return std::move(*m);
+    }
+    log::warn(log::Component::Jit, "code cache: unusable lowered module {}, lowering again", key);
+    cache.remove(Kind::Module, key);
+  }
+  auto m = lowerModule(text, jit, log);
+  if (m)
+    cache.store(Kind::Module, key, serialize(*m));
+  return m;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::string &log) {
+  auto start = std::chrono::steady_clock::now();
+  std::string error;
+  llvm::orc::LLJIT *jit = engine(&error);
+  if (!jit) {
+    log += "jit: cannot start the host JIT: " + error + "\n";
+    return Status(kCudaErrorJitCompilerNotFound, "host JIT unavailable: " + error);
+  }
+  bool fromCache = false;
+  auto lm = lowered(text, *jit, log, fromCache);
+  if (!lm)
+    return lm.error();
+
+  // The variables' module goes to ORC now (compiled when a kernel first needs it); each kernel's
+  // bitcode is kept and compiled per block shape at its first launch (blockFunction).
+  auto impl = std::make_unique<Impl>();
+  impl->kernels = std::move(lm->kernels);
+  impl->llvmNames = std::move(lm->llvmNames);
+  impl->kernelBitcode = std::move(lm->kernelBitcode);
+  for (auto &g : lm->globals)
+    impl->globals[g.name] = {std::move(g.symbol), static_cast<size_t>(g.bytes)};
+  impl->managed.insert(lm->managed.begin(), lm->managed.end());
+  impl->unresolvedExterns = std::move(lm->unresolvedExterns);
+  impl->compiled.resize(impl->kernels.size());
+  impl->tsc = llvm::orc::ThreadSafeContext(std::make_unique<llvm::LLVMContext>());
+  auto fail = [&](std::string msg) -> Status {
     log += "jit: " + msg + "\n";
     return Status(kCudaErrorInvalidImage, msg);
-  }
+  };
+  auto variables = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(lm->variablesBitcode, "cucpu.variables"), *impl->tsc.getContext());
+  if (!variables)
+    return fail(llvm::toString(variables.takeError()));
+  uint64_t id = nextProgramId++;
+  auto dylib = jit->createJITDylib("cucpu.m" + std::to_string(id));
+  if (!dylib)
+    return fail(llvm::toString(dylib.takeError()));
   impl->dylib = &*dylib;
   impl->dylib->addToLinkOrder(jit->getMainJITDylib());
   if (auto err = jit->addIRModule(*impl->dylib,
-                                  llvm::orc::ThreadSafeModule(std::move(modules[0]), impl->tsc))) {
-    std::string msg = llvm::toString(std::move(err));
+                                  llvm::orc::ThreadSafeModule(std::move(*variables), impl->tsc))) {
     llvm::consumeError(jit->getExecutionSession().removeJITDylib(*impl->dylib));
-    log += "jit: " + msg + "\n";
-    return Status(kCudaErrorInvalidImage, msg);
+    impl->dylib = nullptr;
+    return fail(llvm::toString(std::move(err)));
   }
-  impl->kernelModules.assign(std::make_move_iterator(modules.begin() + 1),
-                             std::make_move_iterator(modules.end()));
-  impl->compiled.resize(impl->kernels.size());
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
                                                                   start)
                 .count();
-  log += fmt::format("cucpu: loaded {} kernel(s) in {} us\n", impl->kernels.size(), us);
-  log::debug(log::Component::Jit, "module {}: {} kernels parsed and lowered in {} us", id,
-             impl->kernels.size(), us);
+  const char *how = fromCache ? "read from the on-disk cache" : "parsed and lowered";
+  log += fmt::format("cucpu: loaded {} kernel(s) in {} us ({})\n", impl->kernels.size(), us, how);
+  log::debug(log::Component::Jit, "module {}: {} kernels {} in {} us", id, impl->kernels.size(),
+             how, us);
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
 
@@ -288,26 +352,23 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_
       return c.fn;
   auto start = std::chrono::steady_clock::now();
   llvm::orc::LLJIT *jit = engine(nullptr);
-  std::string bitcode;
-  {
-    auto lock = impl_->tsc.getLock();
-    llvm::raw_string_ostream os(bitcode);
-    llvm::WriteBitcodeToFile(*impl_->kernelModules[idx], os);
-  }
+  const std::string &bitcode = impl_->kernelBitcode[idx];
   const std::string symbol =
       fmt::format("{}.b{}x{}x{}", impl_->llvmNames[idx], shape[0], shape[1], shape[2]);
   CodeCache &cache = CodeCache::instance();
+  using Kind = CodeCache::Kind;
   const std::string key = cache.enabled() ? cache.key(bitcode, shape, targetIdentity()) : "";
-  std::unique_ptr<llvm::MemoryBuffer> object = cache.enabled() ? cache.load(key) : nullptr;
+  std::unique_ptr<llvm::MemoryBuffer> object =
+      cache.enabled() ? cache.load(Kind::Object, key) : nullptr;
   if (object && !definesSymbol(*object, symbol)) { // truncated or overwritten: compile again
     log::warn(log::Component::Jit, "code cache: unusable entry {} for {}, compiling again", key,
               kernel.name);
-    cache.remove(key);
+    cache.remove(Kind::Object, key);
     object.reset();
   }
   const bool cached = object != nullptr;
   if (cached)
-    cache.countHit();
+    cache.countHit(Kind::Object);
   auto fail = [&](std::string m) -> Status {
     log::error(log::Component::Jit, "compiling {}: {}", kernel.name, m);
     return Status(kCudaErrorInvalidImage, "compiling " + kernel.name + ": " + m);
@@ -325,7 +386,8 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_
       return fail(llvm::toString(obj.takeError()));
     object = std::move(*obj);
     if (cache.enabled())
-      cache.store(key, std::string_view(object->getBufferStart(), object->getBufferSize()));
+      cache.store(Kind::Object, key,
+                  std::string_view(object->getBufferStart(), object->getBufferSize()));
   }
   if (auto err = jit->addObjectFile(*impl_->dylib, std::move(object)))
     return fail(llvm::toString(std::move(err)));

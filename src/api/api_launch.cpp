@@ -7,6 +7,10 @@
 #include "cucpu/driver/stream_launch.h"
 #include "stream_ref.h"
 
+#include "cucpu/support/log.h"
+
+#include <vector>
+
 namespace cucpu::api::impl {
 
 namespace {
@@ -91,6 +95,12 @@ CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, uns
 
 namespace {
 
+// An event a launch attribute asks to record (programmatic or launch-completion event).
+struct LaunchEvent {
+  CUevent event;
+  unsigned flags;
+};
+
 CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra,
                   bool perThread) {
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
@@ -100,6 +110,7 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
   driver::LaunchConfig cfg =
       makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                  config->blockDimY, config->blockDimZ, config->sharedMemBytes, false);
+  std::vector<LaunchEvent> events;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     switch (a.id) {
@@ -110,7 +121,50 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
     case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
       break;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+      // Programmatic dependent launch lets the grid start before the previous kernel of the
+      // stream ends. Starting it after that kernel, as here, is one of the schedules the model
+      // allows: griddepcontrol.wait then has nothing left to wait for.
+      break;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+    case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: {
+      // Either event may fire no earlier than its trigger (every block triggered or begun): here
+      // it is recorded behind the grid, so it fires when the grid has finished.
+      const bool programmatic = a.id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT;
+      CUevent ev =
+          programmatic ? a.value.programmaticEvent.event : a.value.launchCompletionEvent.event;
+      int flags =
+          programmatic ? a.value.programmaticEvent.flags : a.value.launchCompletionEvent.flags;
+      auto *event = reinterpret_cast<driver::Event *>(ev);
+      // The order and codes of these checks are NVIDIA's (tests/gpu/record_launch_ex.cpp).
+      if (!driver::isLiveEvent(event)) {
+        log::debug(log::Component::Api, "cuLaunchKernelEx: attribute {} names no event", int(a.id));
+        return CUDA_ERROR_INVALID_HANDLE;
+      }
+      if (flags == CU_EVENT_RECORD_EXTERNAL) {
+        log::debug(log::Component::Api,
+                   "cuLaunchKernelEx: attribute {}: an external record "
+                   "outside stream capture",
+                   int(a.id));
+        return CUDA_ERROR_ILLEGAL_STATE;
+      }
+      if (flags != 0) {
+        log::debug(log::Component::Api, "cuLaunchKernelEx: attribute {}: event flags {:#x}",
+                   int(a.id), flags);
+        return CUDA_ERROR_INVALID_VALUE;
+      }
+      if (!(event->flags() & CU_EVENT_DISABLE_TIMING)) {
+        log::debug(log::Component::Api,
+                   "cuLaunchKernelEx: attribute {}: the event must be "
+                   "created with CU_EVENT_DISABLE_TIMING",
+                   int(a.id));
+        return CUDA_ERROR_NOT_SUPPORTED;
+      }
+      events.push_back({ev, 0});
+      break;
+    }
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
       cfg.cooperative = a.value.cooperative != 0;
       break;
@@ -122,13 +176,26 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
       break;
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
       break;
-    default:
-      // Programmatic dependent launch, completion events and device-updatable nodes need
-      // streams and graphs this version does not have.
+    case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+      // Graph-only: on a stream NVIDIA's driver refuses it this way.
+      log::debug(log::Component::Api, "cuLaunchKernelEx: a device-updatable kernel node "
+                                      "outside a graph");
       return CUDA_ERROR_NOT_SUPPORTED;
+    default:
+      log::debug(log::Component::Api, "cuLaunchKernelEx: unknown launch attribute {}", int(a.id));
+      return CUDA_ERROR_INVALID_VALUE;
     }
   }
-  return launch(f, cfg, config->hStream, kernelParams, extra, perThread);
+  if (CUresult r = launch(f, cfg, config->hStream, kernelParams, extra, perThread);
+      r != CUDA_SUCCESS)
+    return r;
+  for (const LaunchEvent &e : events) {
+    CUresult r = perThread ? impl::cuEventRecordWithFlags_ptsz(e.event, config->hStream, e.flags)
+                           : impl::cuEventRecordWithFlags(e.event, config->hStream, e.flags);
+    if (r != CUDA_SUCCESS)
+      return r;
+  }
+  return CUDA_SUCCESS;
 }
 
 } // namespace

@@ -21,6 +21,7 @@ struct ParamInfo {
   uint32_t offset = 0;
   uint32_t size = 0;
   uint32_t align = 1;
+  bool operator==(const ParamInfo &) const = default;
 };
 
 // What the runtime needs to know about one kernel to launch it.
@@ -40,14 +41,18 @@ struct KernelInfo {
   uint32_t regions = 1;       // barrier-delimited regions of the block function
   bool warpScheduled = false; // runs warp by warp (warp-level sync points) or block-wide
   uint32_t ptxVersion = 0;    // CU_FUNC_ATTRIBUTE_PTX_VERSION: the .target (sm_75 -> 75), as a GPU
+  bool operator==(const KernelInfo &) const = default;
 };
 
 // The on-disk cache of compiled kernels, as this process sees it: its directory (empty when the
-// cache is off), objects loaded from it and objects written to it.
+// cache is off), objects loaded from it and written to it, and lowered modules loaded from it
+// and written to it.
 struct CodeCacheStats {
   std::string directory;
   uint64_t hits = 0;
   uint64_t stores = 0;
+  uint64_t moduleHits = 0;
+  uint64_t moduleStores = 0;
 };
 CodeCacheStats codeCacheStats();
 
