@@ -129,6 +129,7 @@ void KernelLowering::collectRegisters() {
 
   std::function<void(const ptx::Function &, Scopes &, const std::string &, int)> walk =
       [&](const ptx::Function &f, Scopes &scopes, const std::string &suffix, int depth) {
+        ptx::SourceLoc where = f.loc; // the statement being renamed, for messages
         auto rename = [&](std::string &name) {
           for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
             auto found = it->find(name);
@@ -137,6 +138,11 @@ void KernelLowering::collectRegisters() {
               return;
             }
           }
+          // An inlined function sees its own registers only: one it does not declare would
+          // otherwise alias the kernel's register of that name (ptxas: undeclared register).
+          if (depth > 0 && regIds_.count(name))
+            throwInvalid(where, "'" + f.name + "' uses register '" + name +
+                                    "', which it does not declare");
         };
         std::function<void(ptx::Operand &)> renameOp = [&](ptx::Operand &op) {
           if (op.kind == ptx::Operand::Kind::Reg) {
@@ -405,6 +411,7 @@ void KernelLowering::collectRegisters() {
           }
           if (auto *in = std::get_if<ptx::Instruction>(&st)) {
             ptx::Instruction copy = *in;
+            where = in->loc;
             for (auto &op : copy.operands)
               renameOp(op);
             if (copy.guard)

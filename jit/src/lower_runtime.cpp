@@ -1,5 +1,6 @@
 // Calls into runtime services: device printf (vprintf), assert (__assertfail), malloc/free and
 // trap, through the services table of the launch record (kernel_abi.h).
+#include "device_runtime.h"
 #include "lowering.h"
 
 #include "kernel_abi.h"
@@ -20,6 +21,7 @@ constexpr unsigned kTrap = offsetof(cucpu_services, trap);
 constexpr unsigned kMalloc = offsetof(cucpu_services, malloc);
 constexpr unsigned kFree = offsetof(cucpu_services, free);
 constexpr unsigned kBadCall = offsetof(cucpu_services, bad_call);
+constexpr unsigned kGridSync = offsetof(cucpu_services, grid_sync);
 
 } // namespace
 
@@ -116,6 +118,12 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   if (callee == "free") {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
     b.CreateCall(fnTy, serviceFunction(kFree), {launch_, b.CreateIntToPtr(arg(0, i64), ptrTy)});
+    return true;
+  }
+  if (callee == kGridSyncFunction) { // device_runtime.cpp's cooperative-groups grid barrier
+    auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, i64, i32, ptrTy}, false);
+    setReturn(b.CreateCall(fnTy, serviceFunction(kGridSync),
+                           {launch_, arg(0, i64), arg(1, i32), threadWhere()}));
     return true;
   }
   // The CUDA device runtime's launch functions (nvcc's -rdc=true code for `kernel<<<...>>>` in

@@ -4,6 +4,7 @@
 
 #include "block_shape.h"
 #include "code_cache.h"
+#include "device_runtime.h"
 #include "cucpu/support/log.h"
 #include "engine.h"
 #include "lowered_module.h"
@@ -147,6 +148,7 @@ Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit
     log += "ptx: " + msg + "\n";
     return Status(kCudaErrorInvalidPtx, msg);
   }
+  addDeviceRuntime(parsed.module);
   llvm::LLVMContext ctx;
   // Local value names only serve people reading the IR: without them the lowering is faster and
   // the bitcode the cache keeps is smaller. Kept when the IR is logged.
@@ -302,6 +304,7 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
     return Status(kCudaErrorInvalidPtx, parsed.errors.front().format());
   if (std::string msg = unloadable(parsed.module); !msg.empty())
     return Status(kCudaErrorInvalidPtx, msg);
+  addDeviceRuntime(parsed.module);
   const ptx::Function *fn = parsed.module.findFunction(kernel);
   if (!fn || !fn->isEntry || !fn->hasBody)
     return Status(500, "no kernel '" + std::string(kernel) + "' in the module"); // NOT_FOUND

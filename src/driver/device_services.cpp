@@ -166,11 +166,12 @@ struct ServiceCalls {
       badImage(l, "surface", handle, r->where);
     if (!accessSurface(*s, *r, data)) {
       const uint32_t *w = r->where;
-      log::error(log::Component::Exec,
-                 "kernel {}: surface access out of range (x {}, y {}, z {}, layer {}) with .trap in "
-                 "block ({},{},{}) thread ({},{},{})",
-                 self(l).kernel_, r->coord[0], r->coord[1], r->coord[2], r->layer, w[0], w[1],
-                 w[2], w[3], w[4], w[5]);
+      log::error(
+          log::Component::Exec,
+          "kernel {}: surface access out of range (x {}, y {}, z {}, layer {}) with .trap in "
+          "block ({},{},{}) thread ({},{},{})",
+          self(l).kernel_, r->coord[0], r->coord[1], r->coord[2], r->layer, w[0], w[1], w[2], w[3],
+          w[4], w[5]);
       exec::raiseFault(exec::FaultKind::IllegalAddress);
     }
   }
@@ -212,6 +213,36 @@ struct ServiceCalls {
                self(l).kernel_, target, w[0], w[1], w[2], w[3], w[4], w[5]);
     exec::raiseFault(exec::FaultKind::InvalidPc, target);
   }
+  // A sense-reversing barrier over words 8 (arrivals) and 9 (generation) of the cooperative
+  // grid's workspace (launch.cpp); words 0-7 belong to nvcc's inline grid barrier. Each block is
+  // a thread of its own in a cooperative launch, so the others wait in the kernel (futex).
+  static int32_t gridSync(const cucpu_launch *l, uint64_t handle, uint32_t op, const uint32_t *w) {
+    const uint64_t workspace = (uint64_t(l->envreg[1]) << 32) | l->envreg[2];
+    if (!workspace || handle != workspace) {
+      log::error(log::Component::Exec,
+                 "kernel {}: cooperative groups: grid handle {:#x} in block ({},{},{}) thread "
+                 "({},{},{}) is not this launch's grid ({}); grid-wide groups need "
+                 "cuLaunchCooperativeKernel or CU_LAUNCH_ATTRIBUTE_COOPERATIVE",
+                 self(l).kernel_, handle, w[0], w[1], w[2], w[3], w[4], w[5],
+                 workspace ? "another handle" : "not a cooperative launch");
+      exec::raiseFault(exec::FaultKind::IllegalAddress, handle);
+    }
+    if (op != CUCPU_GRID_ARRIVE)
+      return 0;
+    auto *words = reinterpret_cast<uint32_t *>(handle);
+    std::atomic_ref<uint32_t> arrived(words[8]), generation(words[9]);
+    const uint32_t blocks = l->grid[0] * l->grid[1] * l->grid[2];
+    const uint32_t g = generation.load(std::memory_order_acquire);
+    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == blocks) {
+      arrived.store(0, std::memory_order_relaxed);
+      generation.fetch_add(1, std::memory_order_release);
+      generation.notify_all();
+      return 0;
+    }
+    while (generation.load(std::memory_order_acquire) == g)
+      generation.wait(g, std::memory_order_acquire);
+    return 0;
+  }
   // The context's heap: every allocation counts its size plus a 16-byte header against
   // CU_LIMIT_MALLOC_HEAP_SIZE; malloc returns null beyond it, as on a GPU.
   static void *malloc(const cucpu_launch *l, uint64_t bytes) {
@@ -251,6 +282,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.texture = &ServiceCalls::texture;
   table_.surface = &ServiceCalls::surface;
   table_.image_query = &ServiceCalls::imageQuery;
+  table_.grid_sync = &ServiceCalls::gridSync;
   table_.context = this;
 }
 

@@ -108,7 +108,8 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
     return static_cast<CUresult>(fn.error().code());
 
   // Cooperative grids: every block gets a core of its own, and cooperative groups find their
-  // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address.
+  // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address
+  // (words 0-7: nvcc's inline barrier; 8-9: the device runtime's, device_services.cpp).
   alignas(64) uint32_t workspace[16] = {};
   uint32_t envregs[32] = {};
   if (cfg.cooperative) {

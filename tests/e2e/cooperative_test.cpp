@@ -1,5 +1,6 @@
-// Cooperative launch: every block resident at once, so cooperative groups' grid.sync() works;
-// grids larger than the device can hold resident are refused.
+// Cooperative launch: every block resident at once, so cooperative groups' grid.sync() works,
+// inline (nvcc) or through the device runtime's syscalls (libcudadevrt, numba-cuda); grids larger
+// than the device can hold resident are refused.
 #include <cuda.h>
 #include <gtest/gtest.h>
 
@@ -19,11 +20,41 @@ protected:
     ss << in.rdbuf();
     ASSERT_EQ(cuModuleLoadData(&mod, ss.str().c_str()), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleGetFunction(&fn, mod, "gridSum"), CUDA_SUCCESS);
+    std::ifstream cg(std::string(CUCPU_SOURCE_DIR) + "/tests/e2e/cg_syscalls.ptx");
+    std::stringstream cs;
+    cs << cg.rdbuf();
+    ASSERT_EQ(cuModuleLoadData(&cgMod, cs.str().c_str()), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(&rotate, cgMod, "rotate"), CUDA_SUCCESS);
+  }
+  // Runs cg_syscalls.ptx's `rotate` over `blocks` blocks of 64 threads; returns the launch's and
+  // the synchronisation's results, and out[] and info[] (five words per thread).
+  CUresult runRotate(unsigned blocks, bool cooperative, std::vector<unsigned> &out,
+                     std::vector<unsigned> &info) {
+    const unsigned n = blocks * 64;
+    CUdeviceptr vals, o, in;
+    EXPECT_EQ(cuMemAlloc(&vals, n * 4), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemAlloc(&o, n * 4), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemAlloc(&in, n * 20), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemsetD32(o, 0, n), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemsetD32(in, 0, n * 5), CUDA_SUCCESS);
+    void *args[] = {&vals, &o, &in};
+    CUresult r = cooperative
+                     ? cuLaunchCooperativeKernel(rotate, blocks, 1, 1, 64, 1, 1, 0, nullptr, args)
+                     : cuLaunchKernel(rotate, blocks, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr);
+    if (r == CUDA_SUCCESS)
+      r = cuCtxSynchronize();
+    out.assign(n, 0);
+    info.assign(n * 5, 0);
+    if (r == CUDA_SUCCESS) {
+      EXPECT_EQ(cuMemcpyDtoH(out.data(), o, n * 4), CUDA_SUCCESS);
+      EXPECT_EQ(cuMemcpyDtoH(info.data(), in, n * 20), CUDA_SUCCESS);
+    }
+    return r;
   }
   void TearDown() override { cuCtxDestroy(ctx); }
   CUcontext ctx = nullptr;
-  CUmodule mod = nullptr;
-  CUfunction fn = nullptr;
+  CUmodule mod = nullptr, cgMod = nullptr;
+  CUfunction fn = nullptr, rotate = nullptr;
 };
 
 TEST_F(Cooperative, DeviceReportsCooperativeLaunch) {
@@ -82,14 +113,41 @@ TEST_F(Cooperative, GridSyncSeesEveryBlocksPartialSum) {
   EXPECT_EQ(got, expect);
 }
 
+// What an H200 gives for cg_syscalls.ptx (tests/gpu/record_launch_ex.cpp): every thread sees the
+// value its neighbour wrote before the grid barrier; the handle is set, the grid has
+// blocks * 64 threads in one grid, and both barriers succeed.
+TEST_F(Cooperative, DeviceRuntimeSyscallsSynchroniseTheGrid) {
+  int sms = 0;
+  ASSERT_EQ(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), CUDA_SUCCESS);
+  for (unsigned blocks : {1u, unsigned(sms)}) {
+    std::vector<unsigned> out, info;
+    ASSERT_EQ(runRotate(blocks, true, out, info), CUDA_SUCCESS);
+    const unsigned n = blocks * 64;
+    for (unsigned r = 0; r < n; ++r) {
+      ASSERT_EQ(out[r], 3 * ((r + 1) % n) + 1) << "rank " << r << " of " << n;
+      const std::vector<unsigned> want = {1, n, 1, 0, 0};
+      ASSERT_EQ(std::vector<unsigned>(info.begin() + 5 * r, info.begin() + 5 * r + 5), want)
+          << "rank " << r;
+    }
+  }
+}
+
+// Outside a cooperative launch the grid handle is zero and the syscalls fault, as on the H200:
+// the launch ends with CUDA_ERROR_ILLEGAL_ADDRESS (sticky: the context is lost).
+TEST_F(Cooperative, DeviceRuntimeSyscallsFaultOutsideACooperativeLaunch) {
+  std::vector<unsigned> out, info;
+  EXPECT_EQ(runRotate(1, false, out, info), CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+
 TEST_F(Cooperative, TooManyBlocksAreRefused) {
   int sms = 0;
   ASSERT_EQ(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), CUDA_SUCCESS);
   CUdeviceptr p = 0;
   int n = 0;
   void *args[] = {&p, &p, &p, &n};
-  EXPECT_EQ(cuLaunchCooperativeKernel(fn, unsigned(sms) * 64 + 1, 1, 1, 128, 1, 1, 0, nullptr, args),
-            CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+  EXPECT_EQ(
+      cuLaunchCooperativeKernel(fn, unsigned(sms) * 64 + 1, 1, 1, 128, 1, 1, 0, nullptr, args),
+      CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
 }
 
 TEST_F(Cooperative, ClusterDimensionsAreRefused) {

@@ -1,11 +1,14 @@
 // Records NVIDIA's answers for cuLaunchKernelEx's launch attributes (programmatic dependent
 // launch, programmatic and launch-completion events, graph-only and unknown attributes) and the
-// results of tests/unit/jit/address_kernels.ptx (a 32-bit shared address that wraps).
-// Usage: record_launch_ex ADDRESS_KERNELS_PTX. Checked by tests/api/launch_ex_test.cpp.
+// results of tests/unit/jit/address_kernels.ptx (a 32-bit shared address that wraps) and of
+// tests/e2e/cg_syscalls.ptx (the device runtime's cooperative-groups syscalls).
+// Usage: record_launch_ex ADDRESS_KERNELS_PTX CG_SYSCALLS_PTX. Checked by
+// tests/api/launch_ex_test.cpp and tests/e2e/cooperative_test.cpp.
 #include "record.h"
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -55,11 +58,44 @@ void printResult() {
   std::printf("\n");
   cuMemsetD32(out, 0xdeadbeef, 16);
 }
+
+// Runs cg_syscalls.ptx's `rotate` over `blocks` blocks of 64 threads, cooperatively or not, and
+// prints whether every out[r] is 3 ((r + 1) % n) + 1 and the distinct info records.
+void recordSyscalls(CUmodule mod, unsigned blocks, bool cooperative) {
+  CUfunction rotate;
+  SHOW(cuModuleGetFunction(&rotate, mod, "rotate"));
+  const unsigned n = blocks * 64;
+  CUdeviceptr vals, outs, info;
+  cuMemAlloc(&vals, n * 4);
+  cuMemAlloc(&outs, n * 4);
+  cuMemAlloc(&info, n * 20);
+  void *args[] = {&vals, &outs, &info};
+  if (cooperative)
+    SHOW(cuLaunchCooperativeKernel(rotate, blocks, 1, 1, 64, 1, 1, 0, nullptr, args));
+  else
+    SHOW(cuLaunchKernel(rotate, blocks, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
+  SHOW(cuCtxSynchronize());
+  std::vector<unsigned> o(n), in(n * 5);
+  cuMemcpyDtoH(o.data(), outs, n * 4);
+  cuMemcpyDtoH(in.data(), info, n * 20);
+  unsigned wrong = 0;
+  for (unsigned r = 0; r < n; ++r)
+    wrong += o[r] != 3 * ((r + 1) % n) + 1;
+  std::printf("rotate %u blocks %s: %u of %u out values differ from 3((r+1)%%n)+1\n", blocks,
+              cooperative ? "cooperative" : "plain", wrong, n);
+  for (unsigned r = 0; r < n; ++r)
+    if (r == 0 || std::equal(&in[5 * r], &in[5 * r + 5], &in[5 * (r - 1)]) == false)
+      std::printf("info[%u]: %u %u %u %u %u\n", r, in[5 * r], in[5 * r + 1], in[5 * r + 2],
+                  in[5 * r + 3], in[5 * r + 4]);
+  cuMemFree(vals);
+  cuMemFree(outs);
+  cuMemFree(info);
+}
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s address_kernels.ptx\n", argv[0]);
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s address_kernels.ptx cg_syscalls.ptx\n", argv[0]);
     return 2;
   }
   std::string ptx = readFile(argv[1]);
@@ -108,5 +144,11 @@ int main(int argc, char **argv) {
   SHOW(launchWith(attribute(static_cast<A>(99)), stream));
   SHOW(cuStreamSynchronize(stream));
   printResult();
+
+  std::string cg = readFile(argv[2]);
+  CUmodule cgMod;
+  SHOW(cuModuleLoadData(&cgMod, cg.c_str()));
+  recordSyscalls(cgMod, 2, true);
+  recordSyscalls(cgMod, 1, false);
   return 0;
 }

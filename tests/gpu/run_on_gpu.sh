@@ -30,7 +30,8 @@ $cxx "$root/tests/gpu/record_launch_ex.cpp" -o /tmp/record_launch_ex $lib
 /tmp/record_sticky "$root/tests/e2e/faults_kernels.ptx" >"$out/sticky.txt" 2>&1 || true
 /tmp/record_arrays >"$out/arrays.txt" 2>&1 || true
 /tmp/record_python_stack "$root/tests/api/attributes/attrs.ptx" >"$out/python_stack.txt" 2>&1 || true
-/tmp/record_launch_ex "$root/tests/unit/jit/address_kernels.ptx" >"$out/launch_ex.txt" 2>&1 || true
+/tmp/record_launch_ex "$root/tests/unit/jit/address_kernels.ptx" "$root/tests/e2e/cg_syscalls.ptx" \
+  >"$out/launch_ex.txt" 2>&1 || true
 # cucpu's NVRTC/nvJitLink front ends on NVIDIA's driver, against NVIDIA's own libraries: pass the
 # folder holding the front ends (build/lib) as $2.
 $cxx "$root/tests/gpu/record_rtc_frontends.cpp" -o /tmp/record_rtc_frontends $lib \

@@ -80,6 +80,9 @@ enum {
   CUCPU_Q_SURFACE = 1 << 8 /* or-ed in: the handle is a surface object (suq) */
 };
 
+/* cucpu_services.grid_sync operations. */
+enum { CUCPU_GRID_CHECK = 0, CUCPU_GRID_ARRIVE = 1 };
+
 /* Services the runtime offers generated code (device printf, assert, malloc, trap). Each call
  * gets the launch record; `where` is {ctaid.x, ctaid.y, ctaid.z, tid.x, tid.y, tid.z}. */
 typedef struct cucpu_services {
@@ -109,6 +112,12 @@ typedef struct cucpu_services {
   /* txq, suq: CUCPU_Q_* (| CUCPU_Q_SURFACE); `level` for txq.level queries. */
   int32_t (*image_query)(const struct cucpu_launch *l, uint64_t handle, uint32_t query,
                          int32_t level, const uint32_t *where);
+  /* The device runtime's cooperative-groups grid (device_runtime.cpp). `handle` must be this
+   * cooperative launch's grid workspace, else the grid ends with CUDA_ERROR_ILLEGAL_ADDRESS, as
+   * on a GPU. CUCPU_GRID_CHECK only checks it; CUCPU_GRID_ARRIVE is one block's arrival at the
+   * grid barrier (one thread of each block calls) and returns when every block has. Returns 0. */
+  int32_t (*grid_sync)(const struct cucpu_launch *l, uint64_t handle, uint32_t op,
+                       const uint32_t *where);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 

@@ -1,0 +1,207 @@
+// The cooperative-groups syscalls of NVIDIA's device runtime, written in PTX. The grid's handle is
+// the cooperative launch's workspace (%envreg1:%envreg2, zero in other launches); a handle that
+// is not ends the grid with CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU. A grid barrier is one thread
+// per block calling cucpu_services.grid_sync between two block barriers.
+#include "device_runtime.h"
+
+#include "cucpu/support/log.h"
+
+#include <string_view>
+
+namespace cucpu::jit {
+namespace {
+
+// Syscall flag bit 0: the caller is the only thread of its block that calls, between barriers it
+// executes itself (cudaCGSynchronizeGrid); without it every thread of the block calls.
+constexpr std::string_view kDeviceRuntime = R"(.version 7.0
+.target sm_80
+.address_size 64
+
+.extern .func (.param .b32 status) __cucpu_grid_sync(.param .b64 handle, .param .b32 op);
+
+.func (.param .b64 handle) __cuda_syscall_CGS_get_intrinsic_handle(.param .b32 scope)
+{
+  .reg .pred %p1;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<5>;
+  ld.param.b32 %r1, [scope];
+  mov.u32 %r2, %envreg1;
+  mov.u32 %r3, %envreg2;
+  cvt.u64.u32 %rd1, %r2;
+  shl.b64 %rd2, %rd1, 32;
+  cvt.u64.u32 %rd3, %r3;
+  or.b64 %rd3, %rd2, %rd3;
+  setp.ne.s32 %p1, %r1, 1;
+  selp.b64 %rd4, 0, %rd3, %p1;
+  st.param.b64 [handle], %rd4;
+  ret;
+}
+
+.func (.param .b32 status) __cuda_syscall_CGS_sync(.param .b64 handle, .param .b32 flags)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [handle];
+  ld.param.b32 %r1, [flags];
+  {
+    .param .b64 h;
+    .param .b32 op;
+    .param .b32 s;
+    st.param.b64 [h], %rd1;
+    st.param.b32 [op], 0;
+    call.uni (s), __cucpu_grid_sync, (h, op);
+  }
+  and.b32 %r2, %r1, 1;
+  setp.ne.b32 %p1, %r2, 0;
+  @%p1 bra $one_caller;
+  bar.sync 0;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %tid.y;
+  mov.u32 %r5, %tid.z;
+  or.b32 %r6, %r3, %r4;
+  or.b32 %r6, %r6, %r5;
+  setp.ne.b32 %p2, %r6, 0;
+  @%p2 bra $arrived;
+  {
+    .param .b64 h;
+    .param .b32 op;
+    .param .b32 s;
+    st.param.b64 [h], %rd1;
+    st.param.b32 [op], 1;
+    call.uni (s), __cucpu_grid_sync, (h, op);
+  }
+$arrived:
+  bar.sync 0;
+  bra.uni $done;
+$one_caller:
+  {
+    .param .b64 h;
+    .param .b32 op;
+    .param .b32 s;
+    st.param.b64 [h], %rd1;
+    st.param.b32 [op], 1;
+    call.uni (s), __cucpu_grid_sync, (h, op);
+  }
+$done:
+  st.param.b32 [status], 0;
+  ret;
+}
+
+.func (.param .b32 status) __cuda_syscall_CGS_get_size(.param .b64 threads, .param .b64 grids, .param .b64 handle)
+{
+  .reg .pred %p1;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [threads];
+  ld.param.b64 %rd2, [grids];
+  ld.param.b64 %rd3, [handle];
+  {
+    .param .b64 h;
+    .param .b32 op;
+    .param .b32 s;
+    st.param.b64 [h], %rd3;
+    st.param.b32 [op], 0;
+    call.uni (s), __cucpu_grid_sync, (h, op);
+  }
+  mov.u32 %r1, %ntid.x;
+  mov.u32 %r2, %ntid.y;
+  mov.u32 %r3, %ntid.z;
+  mul.lo.u32 %r4, %r1, %r2;
+  mul.lo.u32 %r4, %r4, %r3;
+  mov.u32 %r5, %nctaid.x;
+  mov.u32 %r6, %nctaid.y;
+  mov.u32 %r7, %nctaid.z;
+  mul.lo.u32 %r4, %r4, %r5;
+  mul.lo.u32 %r4, %r4, %r6;
+  mul.lo.u32 %r4, %r4, %r7;
+  setp.eq.u64 %p1, %rd1, 0;
+  @%p1 bra $no_threads;
+  st.u32 [%rd1], %r4;
+$no_threads:
+  setp.eq.u64 %p1, %rd2, 0;
+  @%p1 bra $no_grids;
+  st.u32 [%rd2], 1;
+$no_grids:
+  st.param.b32 [status], 0;
+  ret;
+}
+
+.func (.param .b32 status) __cuda_syscall_CGS_get_rank(.param .b64 rank, .param .b64 grid, .param .b64 handle)
+{
+  .reg .pred %p1;
+  .reg .b32 %r<11>;
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [rank];
+  ld.param.b64 %rd2, [grid];
+  ld.param.b64 %rd3, [handle];
+  {
+    .param .b64 h;
+    .param .b32 op;
+    .param .b32 s;
+    st.param.b64 [h], %rd3;
+    st.param.b32 [op], 0;
+    call.uni (s), __cucpu_grid_sync, (h, op);
+  }
+  mov.u32 %r1, %nctaid.x;
+  mov.u32 %r2, %nctaid.y;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ctaid.y;
+  mov.u32 %r5, %ctaid.z;
+  mad.lo.u32 %r6, %r5, %r2, %r4;
+  mad.lo.u32 %r6, %r6, %r1, %r3;
+  mov.u32 %r1, %ntid.x;
+  mov.u32 %r2, %ntid.y;
+  mov.u32 %r7, %ntid.z;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %tid.y;
+  mov.u32 %r5, %tid.z;
+  mad.lo.u32 %r8, %r5, %r2, %r4;
+  mad.lo.u32 %r8, %r8, %r1, %r3;
+  mul.lo.u32 %r9, %r1, %r2;
+  mul.lo.u32 %r9, %r9, %r7;
+  mad.lo.u32 %r10, %r6, %r9, %r8;
+  setp.eq.u64 %p1, %rd1, 0;
+  @%p1 bra $no_rank;
+  st.u32 [%rd1], %r10;
+$no_rank:
+  setp.eq.u64 %p1, %rd2, 0;
+  @%p1 bra $no_grid;
+  st.u32 [%rd2], 0;
+$no_grid:
+  st.param.b32 [status], 0;
+  ret;
+}
+)";
+
+const ptx::Module &deviceRuntime() {
+  static const ptx::Module m = [] {
+    ptx::ParseResult r = ptx::parse(kDeviceRuntime);
+    if (!r.ok())
+      log::error(log::Component::Jit, "the built-in device runtime does not parse: {}",
+                 r.errors.front().format());
+    return std::move(r.module);
+  }();
+  return m;
+}
+
+bool declaresUndefined(const ptx::Module &m, std::string_view name) {
+  const ptx::Function *f = m.findFunction(name);
+  return f && !f->hasBody;
+}
+
+} // namespace
+
+void addDeviceRuntime(ptx::Module &m) {
+  const ptx::Module &rt = deviceRuntime();
+  bool wanted = false;
+  for (const ptx::Function &f : rt.functions)
+    wanted = wanted || (f.name.starts_with("__cuda_syscall_") && declaresUndefined(m, f.name));
+  if (!wanted)
+    return;
+  for (const ptx::Function &f : rt.functions)
+    if (!m.findFunction(f.name) || declaresUndefined(m, f.name))
+      m.functions.push_back(f);
+}
+
+} // namespace cucpu::jit
