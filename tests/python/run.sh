@@ -2,12 +2,13 @@
 # The python stage: runs one client's tests on cucpu with nothing set but the loader path.
 # Usage: run.sh numba|cupy|bindings LIBDIR [full]
 #   numba     numba-cuda's own tests: the modules of numba_subset.txt, or all with `full`
-#   cupy      cupy_smoke.py (CuPy with default settings)
+#   cupy      cupy_smoke.py (CuPy with default settings), then CuPy's own tests: the files of
+#             cupy_subset.txt, or with `full` the folders issue 16 names
 #   bindings  cuda_bindings_smoke.py (cuda.bindings driver, runtime, NVRTC; cuda.core)
 # Prints "<client>: N passed, M failed"; exits 77 (skipped) when PyPI cannot be reached.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-client="$1" libdir="$2" scope="${3:-subset}"
+client="$1" libdir="$(cd "$2" && pwd)" scope="${3:-subset}"
 venv="$("$here/venv.sh")" || exit $?
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 py="$venv/bin/python"
@@ -31,7 +32,24 @@ numba)
   [ "$ran" -gt 0 ] && exit "$rc"
   exit 1
   ;;
-cupy) exec "$py" "$here/cupy_smoke.py" ;;
+cupy)
+  "$py" "$here/cupy_smoke.py" || exit $?
+  tests="$("$here/client_tests.sh" cupy)" || exit $?
+  if [ "$scope" = full ]; then
+    targets=(cupy_tests/{core,math,sorting,statistics,random,creation,manipulation,indexing}_tests)
+  else
+    mapfile -t targets < <(grep -v '^#' "$here/cupy_subset.txt")
+  fi
+  log="$(mktemp)"
+  (cd "$tests" && "$py" -m pytest -q -m "not slow" -p no:cacheprovider "${targets[@]}") >"$log" 2>&1
+  rc=$?
+  summary="$(grep -aE '^=* ?[0-9]+ (passed|failed)' "$log" | tail -1)"
+  count() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE '[0-9]+' || echo 0; }
+  [ "$rc" -ne 0 ] && grep -aE '^(FAILED|ERROR) ' "$log" | head -100
+  echo "cupy: $(count passed) passed, $(($(count failed) + $(count error))) failed, $(count skipped) skipped"
+  rm -f "$log"
+  exit "$rc"
+  ;;
 bindings) exec "$py" "$here/cuda_bindings_smoke.py" ;;
 *)
   echo "usage: run.sh numba|cupy|bindings LIBDIR [full]" >&2
