@@ -198,13 +198,21 @@ namespace cucpu::api::impl {
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) {
   if (!ppExportTable || !pExportTableId)
     return CUDA_ERROR_INVALID_VALUE;
+  const auto &u = pExportTableId->bytes;
+  // Byte by byte, as the tables are named elsewhere ({6bd5fb6c-5bf4-e74a-...}).
+  std::string id;
+  for (int i = 0; i < 16; ++i)
+    id += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+                      static_cast<uint8_t>(u[i]));
   for (const auto &t : exports::kTables) {
-    if (std::memcmp(t.uuid, pExportTableId->bytes, 16) == 0) {
+    if (std::memcmp(t.uuid, u, 16) == 0) {
       *ppExportTable = t.table;
+      log::debug(log::Component::Api, "cuGetExportTable: table {{{}}} served", id);
       return CUDA_SUCCESS;
     }
   }
   *ppExportTable = nullptr;
+  log::debug(log::Component::Api, "cuGetExportTable: table {{{}}} unknown, not served", id);
   return CUDA_ERROR_INVALID_VALUE;
 }
 
