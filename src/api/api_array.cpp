@@ -3,6 +3,7 @@
 #include "entry_points.h"
 
 #include "cucpu/driver/image.h"
+#include "cucpu/driver/stream.h"
 
 namespace cucpu::api::impl {
 namespace {
@@ -46,6 +47,9 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
 CUresult cuArrayDestroy(CUarray hArray) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
+  // As NVIDIA's driver does, the destruction waits for the array's context's queued work.
+  if (std::shared_ptr<driver::Array> a; arrayOf(hArray, &a) == CUDA_SUCCESS)
+    driver::synchronizeStreams(a->context());
   return driver::destroyArray(hArray);
 }
 

@@ -3,6 +3,8 @@
 #include "entry.h"
 #include "entry_points.h"
 
+#include "cucpu/driver/stream.h"
+
 namespace cucpu::api::impl {
 namespace {
 
@@ -38,6 +40,7 @@ CUresult cuMemFreeHost(void *p) {
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
+  driver::synchronizeStreams(c); // as cuMemFree: queued work may still use the memory
   return driver::memory().freeHost(p);
 }
 

@@ -93,6 +93,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
     return r;
   if (dptr == 0)
     return CUDA_SUCCESS;
+  // As NVIDIA's driver does, the free waits for the context's queued work (a stream's kernel
+  // or copy may still use the memory; tests/gpu/record_free_sync.cpp).
+  driver::synchronizeStreams(c);
   return driver::memory().free(dptr);
 }
 

@@ -4,6 +4,7 @@
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/link.h"
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/stream.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
 #include "fatbin.h"
@@ -260,6 +261,9 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
 }
 
 CUresult unloadModule(Module *m) {
+  // As NVIDIA's driver does, unloading waits for the context's queued work: a kernel of the
+  // module may be running (tests/gpu/record_free_sync.cpp).
+  synchronizeStreams(m->context());
   return m->context()->removeModule(m) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
