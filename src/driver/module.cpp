@@ -181,6 +181,9 @@ CUresult Module::global(std::string_view name, CUdeviceptr *address, size_t *byt
     if (std::find(trackedGlobals_.begin(), trackedGlobals_.end(), g->first) ==
         trackedGlobals_.end()) {
       memory().trackGlobal(ctx_, g->first, g->second); // copies and memsets may target it
+      if (program_->isManaged(name)) // __managed__: CU_POINTER_ATTRIBUTE_IS_MANAGED says so
+        memory().update(reinterpret_cast<uintptr_t>(g->first),
+                        [](Allocation &a) { a.managed = true; });
       trackedGlobals_.push_back(g->first);
     }
   }

@@ -61,6 +61,12 @@ TEST_F(MoreErrors, LibrariesAndKernels) {
   EXPECT_EQ(cuLibraryGetManaged(&md, &bytes, lib, "shared"), CUDA_SUCCESS);
   EXPECT_EQ(bytes, 4u);
   EXPECT_EQ(*reinterpret_cast<int *>(md), 7); // managed memory is host-accessible
+  unsigned isManaged = 9;
+  EXPECT_EQ(cuPointerGetAttribute(&isManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, md), CUDA_SUCCESS);
+  EXPECT_EQ(isManaged, 1u); // a .attribute(.managed) variable, as an H100 reports it
+  EXPECT_EQ(cuLibraryGetGlobal(&d, &bytes, lib, "counter"), CUDA_SUCCESS);
+  EXPECT_EQ(cuPointerGetAttribute(&isManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, d), CUDA_SUCCESS);
+  EXPECT_EQ(isManaged, 0u);
   EXPECT_EQ(cuLibraryGetManaged(&d, &bytes, lib, "missing"), CUDA_ERROR_NOT_FOUND);
   CUmodule mod;
   EXPECT_EQ(cuLibraryGetModule(&mod, lib), CUDA_SUCCESS);

@@ -40,6 +40,15 @@ int main(int argc, char **argv) {
   SHOW(cuLibraryGetGlobal(&d, &bytes, lib, nullptr));
   SHOW(cuLibraryGetManaged(&d, &bytes, lib, "counter"));
   SHOW(cuLibraryGetManaged(&d, &bytes, lib, "missing"));
+  {
+    CUdeviceptr managed = 0, plain = 0;
+    unsigned isManaged = 9, plainManaged = 9;
+    SHOW(cuLibraryGetManaged(&managed, &bytes, lib, "shared"));
+    SHOW(cuPointerGetAttribute(&isManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, managed));
+    SHOW(cuLibraryGetGlobal(&plain, &bytes, lib, "counter"));
+    SHOW(cuPointerGetAttribute(&plainManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, plain));
+    std::printf("IS_MANAGED of __managed__ shared: %u, of counter: %u\n", isManaged, plainManaged);
+  }
   SHOW(cuLibraryGetModule(&mod, lib));
   SHOW(cuLibraryGetModule(nullptr, lib));
   SHOW(cuLibraryGetModule(&mod, nullptr));
