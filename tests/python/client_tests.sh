@@ -26,7 +26,8 @@ exec 9>"$root/.lock-$name"
 flock 9
 if [ ! -e "$dir/.complete" ]; then
   tmp="$(mktemp -d "$root/.new-XXXXXX")"
-  if ! curl -fsSL --retry 3 -o "$tmp/sdist.tar.gz" "$url"; then
+  if ! python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' \
+    "$url" "$tmp/sdist.tar.gz" 2>/dev/null; then
     rm -rf "$tmp"
     echo "python stage skipped: $name's source distribution could not be downloaded" >&2
     exit 77
