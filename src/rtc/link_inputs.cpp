@@ -8,6 +8,8 @@
 #include <elf.h>
 
 #include <cstring>
+#include <regex>
+#include <set>
 #include <string_view>
 
 namespace cucpu::rtc {
@@ -168,6 +170,30 @@ bool collectUnits(InputType type, const void *data, size_t size, const std::stri
   default:
     return true; // index files name other inputs and carry no code
   }
+}
+
+std::vector<std::string> externFunctions(const std::vector<std::string> &ptx) {
+  static const std::regex declaration(
+      R"((\.extern|\.visible|\.weak)?\s*\.func\s*(\([^)]*\))?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  std::set<std::string> declared, defined;
+  for (const std::string &text : ptx)
+    for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it)
+      ((*it)[1].str() == ".extern" ? declared : defined).insert((*it)[3].str());
+  std::vector<std::string> out;
+  for (const std::string &name : declared)
+    if (!defined.count(name))
+      out.push_back(name);
+  return out;
+}
+
+std::string keepAliveSource(const std::vector<std::string> &names) {
+  std::string src;
+  for (const std::string &n : names)
+    src += "extern \"C\" __device__ void " + n + "();\n";
+  src += "extern \"C\" __global__ void __cucpu_keep_externs(void **out) {\n";
+  for (size_t i = 0; i < names.size(); ++i)
+    src += "  out[" + std::to_string(i) + "] = (void *)&" + names[i] + ";\n";
+  return src + "}\n";
 }
 
 } // namespace cucpu::rtc

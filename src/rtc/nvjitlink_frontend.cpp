@@ -109,9 +109,45 @@ unsigned archOf(const std::vector<std::string> &options) {
   return 0;
 }
 
+// An LTO-IR module compiled by NVIDIA's NVRTC from `source` for compute_`arch`; empty when NVRTC
+// is not found or the compile fails.
+std::string ltoirOf(const std::string &source, unsigned arch) {
+  static auto *nvrtc =
+      new cucpu::rtc::RealLibrary("libnvrtc.so.13", {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"},
+                                  reinterpret_cast<const void *>(&cucpu_nvjitlink_resolve));
+  using Program = void *;
+  auto create =
+      reinterpret_cast<int (*)(Program *, const char *, const char *, int, const char *const *,
+                               const char *const *)>(nvrtc->symbol("nvrtcCreateProgram"));
+  auto compile = reinterpret_cast<int (*)(Program, int, const char *const *)>(
+      nvrtc->symbol("nvrtcCompileProgram"));
+  auto size = reinterpret_cast<int (*)(Program, size_t *)>(nvrtc->symbol("nvrtcGetLTOIRSize"));
+  auto get = reinterpret_cast<int (*)(Program, char *)>(nvrtc->symbol("nvrtcGetLTOIR"));
+  auto destroy = reinterpret_cast<int (*)(Program *)>(nvrtc->symbol("nvrtcDestroyProgram"));
+  if (!create || !compile || !size || !get || !destroy)
+    return {};
+  Program p = nullptr;
+  if (create(&p, source.c_str(), "cucpu_keep_externs.cu", 0, nullptr, nullptr) != 0)
+    return {};
+  const std::string archOption = "-arch=compute_" + std::to_string(arch ? arch : 80);
+  const char *options[] = {archOption.c_str(), "-dlto", "-rdc=true"};
+  std::string out;
+  size_t n = 0;
+  if (compile(p, 3, options) == 0 && size(p, &n) == 0 && n) {
+    out.resize(n);
+    if (get(p, out.data()) != 0)
+      out.clear();
+  }
+  destroy(&p);
+  return out;
+}
+
 // The link's LTO-IR as one PTX module: NVIDIA's link-time optimiser run a second time with -ptx
-// (which takes LTO-IR inputs only).
-nvJitLinkResult ltoToPtx(const Link &link, std::string *ptx) {
+// (which takes LTO-IR inputs only). `keep`, an LTO-IR module that uses what only the PTX units
+// call, stops the optimiser from dropping those definitions (numba's NRT_Allocate, defined in its
+// kernel's LTO-IR and called from a user's PTX).
+nvJitLinkResult ltoToPtx(const Link &link, const std::string &keep, std::string *ptx,
+                         bool reportFailure) {
   std::vector<const char *> options;
   bool hasPtx = false;
   for (const std::string &o : link.options) {
@@ -125,11 +161,13 @@ nvJitLinkResult ltoToPtx(const Link &link, std::string *ptx) {
   for (size_t i = 0; r == kSuccess && i < link.units.ltoir.size(); ++i)
     r = real::addData(h, cucpu::rtc::kInputLtoir, link.units.ltoir[i].data(),
                       link.units.ltoir[i].size(), "lto");
+  if (r == kSuccess && !keep.empty())
+    r = real::addData(h, cucpu::rtc::kInputLtoir, keep.data(), keep.size(), "cucpu_keep_externs");
   if (r == kSuccess)
     r = real::complete(h);
   if (r == kSuccess)
     r = real::bytes(h, k___nvJitLinkGetLinkedPtxSize_13_0, k___nvJitLinkGetLinkedPtx_13_0, ptx);
-  if (r != kSuccess) {
+  if (r != kSuccess && reportFailure) {
     std::string log;
     if (h)
       real::bytes(h, k___nvJitLinkGetErrorLogSize_13_0, k___nvJitLinkGetErrorLog_13_0, &log);
@@ -141,6 +179,20 @@ nvJitLinkResult ltoToPtx(const Link &link, std::string *ptx) {
     real::destroy(&h);
   ptx->resize(strnlen(ptx->data(), ptx->size()));
   return r;
+}
+
+// ltoToPtx, keeping the definitions the PTX units call (when NVRTC can compile the stub that
+// says so; without it, or if that link fails, the LTO-IR alone as before).
+nvJitLinkResult ltoToPtx(const Link &link, std::string *ptx) {
+  const std::vector<std::string> externs = cucpu::rtc::externFunctions(link.units.ptx);
+  if (!externs.empty()) {
+    const std::string keep = ltoirOf(cucpu::rtc::keepAliveSource(externs), link.arch);
+    if (!keep.empty() && ltoToPtx(link, keep, ptx, false) == kSuccess)
+      return kSuccess;
+    cucpu::log::debug(Component::Rtc, "nvJitLink: linking without keeping {} extern function(s)",
+                      externs.size());
+  }
+  return ltoToPtx(link, std::string(), ptx, true);
 }
 
 nvJitLinkResult buildImage(nvJitLinkHandle h, Link &link) {

@@ -213,6 +213,17 @@ TEST_F(Rtc, NvJitLinkOfLtoirCallingPtxRuns) {
   expectApplied(run(image.data(), "apply", {}));
 }
 
+// The reverse: a kernel in PTX calls a function that only an LTO-IR input defines (numba-cuda's
+// user PTX calling NRT_Allocate from its kernel's LTO-IR). The LTO-IR's own link to PTX must keep
+// the function although nothing in the LTO-IR uses it.
+TEST_F(Rtc, NvJitLinkOfPtxCallingLtoirRuns) {
+  std::string apply = compile(kApply, {"-arch=sm_80", "-rdc=true"}, Output::Ptx);
+  std::string twice = compile(kTwice, {"-arch=sm_80", "-dlto", "-rdc=true"}, Output::Ltoir);
+  std::string image = jitLink({"-arch=sm_80", "-lto"},
+                              {{NVJITLINK_INPUT_PTX, apply}, {NVJITLINK_INPUT_LTOIR, twice}});
+  expectApplied(run(image.data(), "apply", {}));
+}
+
 TEST_F(Rtc, NvJitLinkOfNvrtcCubinsAndAnyInputsRuns) {
   std::string apply = compile(kApply, {"-arch=sm_80", "-rdc=true"}, Output::Cubin);
   std::string twice = compile(kTwice, {"-arch=sm_80", "-rdc=true"}, Output::Ptx);

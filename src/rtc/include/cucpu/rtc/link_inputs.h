@@ -35,4 +35,13 @@ InputType inputTypeOf(InputType type, const void *data, size_t size);
 bool collectUnits(InputType type, const void *data, size_t size, const std::string &name,
                   unsigned arch, LinkUnits *units, std::string *log);
 
+// The functions PTX units declare `.extern` and none of them defines, when their names are C
+// identifiers: a link of the LTO-IR inputs alone must keep these definitions, which only the PTX
+// units use.
+std::vector<std::string> externFunctions(const std::vector<std::string> &ptx);
+
+// CUDA C++ for NVRTC: a kernel that takes the address of each of `names`, so that an LTO link
+// including it keeps their definitions.
+std::string keepAliveSource(const std::vector<std::string> &names);
+
 } // namespace cucpu::rtc
