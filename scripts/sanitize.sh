@@ -15,9 +15,10 @@ if [ "$what" = asan ] || [ "$what" = all ]; then
   cmake --build build-asan -j "$jobs"
   # Huge allocations must fail with CUDA_ERROR_OUT_OF_MEMORY, not abort. nvcc-built programs
   # (label runtime), the python stage and the cucpu-run test are not instrumented and cannot load
-  # an ASan libcuda: left out.
+  # an ASan libcuda: left out. So is the export-table probe, whose NVIDIA libraries keep
+  # allocations LeakSanitizer reports (none of them cucpu's).
   ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan -j "$jobs" --output-on-failure -E 'abi_|tools.cucpu_run|rtc.cucpu_run' \
+    ctest --test-dir build-asan -j "$jobs" --output-on-failure -E 'abi_|tools.cucpu_run|rtc.cucpu_run|api_export_table_probe' \
       -LE 'runtime|python'
 fi
 if [ "$what" = tsan ] || [ "$what" = all ]; then

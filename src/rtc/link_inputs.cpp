@@ -7,8 +7,8 @@
 
 #include <elf.h>
 
+#include <cctype>
 #include <cstring>
-#include <regex>
 #include <set>
 #include <string_view>
 
@@ -173,12 +173,43 @@ bool collectUnits(InputType type, const void *data, size_t size, const std::stri
 }
 
 std::vector<std::string> externFunctions(const std::vector<std::string> &ptx) {
-  static const std::regex declaration(
-      R"((\.extern|\.visible|\.weak)?\s*\.func\s*(\([^)]*\))?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  auto isIdentStart = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+  };
+  auto isIdent = [&](char c) {
+    return isIdentStart(c) || std::isdigit(static_cast<unsigned char>(c));
+  };
   std::set<std::string> declared, defined;
-  for (const std::string &text : ptx)
-    for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it)
-      ((*it)[1].str() == ".extern" ? declared : defined).insert((*it)[3].str());
+  for (const std::string &text : ptx) {
+    for (size_t at = text.find(".func"); at != std::string::npos; at = text.find(".func", at + 5)) {
+      // The directive's own statement: from the previous ';', '{' or '}' up to `.func`.
+      size_t start = text.find_last_of(";{}", at);
+      const bool isExtern =
+          text.substr(start == std::string::npos ? 0 : start, at - start).find(".extern") !=
+          std::string::npos;
+      size_t i = at + 5;
+      auto skipSpace = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+          ++i;
+      };
+      skipSpace();
+      if (i < text.size() && text[i] == '(') { // the return parameters
+        i = text.find(')', i);
+        if (i == std::string::npos)
+          break;
+        ++i;
+        skipSpace();
+      }
+      if (i >= text.size() || !isIdentStart(text[i]))
+        continue;
+      size_t end = i;
+      while (end < text.size() && (isIdent(text[end]) || text[end] == '$'))
+        ++end;
+      std::string name = text.substr(i, end - i);
+      if (name.find('$') == std::string::npos) // PTX names C cannot spell are left alone
+        (isExtern ? declared : defined).insert(std::move(name));
+    }
+  }
   std::vector<std::string> out;
   for (const std::string &name : declared)
     if (!defined.count(name))
