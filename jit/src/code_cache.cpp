@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <link.h>
 #include <unistd.h>
 #include <vector>
@@ -203,28 +204,29 @@ CodeCacheStats codeCacheStats() {
           c.stores(K::Module)};
 }
 
-std::string CodeCache::key(std::string_view bitcode, const uint32_t block[3],
-                           std::string_view target) const {
+namespace {
+// A hash of length-prefixed parts (no two lists of parts hash alike), as hexadecimal.
+std::string hashParts(std::initializer_list<std::string_view> parts) {
   llvm::BLAKE3 h;
-  h.update(buildId_);
-  h.update(target);
-  h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(block), 3 * sizeof(uint32_t)));
-  h.update(bitcode);
-  auto digest = h.final<20>();
-  return llvm::toHex(digest, /*LowerCase=*/true);
-}
-
-std::string CodeCache::moduleKey(std::string_view ptx, std::string_view switches,
-                                 std::string_view target) const {
-  llvm::BLAKE3 h;
-  for (std::string_view part :
-       {std::string_view("lowered module"), std::string_view(buildId_), target, switches, ptx}) {
+  for (std::string_view part : parts) {
     uint64_t n = part.size();
     h.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&n), sizeof n));
     h.update(llvm::StringRef(part.data(), part.size()));
   }
   auto digest = h.final<20>();
   return llvm::toHex(digest, /*LowerCase=*/true);
+}
+} // namespace
+
+std::string CodeCache::key(std::string_view bitcode, const uint32_t block[3],
+                           std::string_view target) const {
+  const std::string_view shape(reinterpret_cast<const char *>(block), 3 * sizeof(uint32_t));
+  return hashParts({"object", buildId_, target, shape, bitcode});
+}
+
+std::string CodeCache::moduleKey(std::string_view ptx, std::string_view switches,
+                                 std::string_view target) const {
+  return hashParts({"lowered module", buildId_, target, switches, ptx});
 }
 
 } // namespace cucpu::jit

@@ -19,6 +19,31 @@ constexpr std::string_view kDeviceRuntime = R"(.version 7.0
 
 .extern .func (.param .b32 status) __cucpu_grid_sync(.param .b64 handle, .param .b32 op);
 
+// One of the grid_sync service's operations (CUCPU_GRID_CHECK 0, CUCPU_GRID_ARRIVE 1).
+.func __cucpu_grid(.reg .b64 handle, .reg .b32 op)
+{
+  {
+    .param .b64 h;
+    .param .b32 o;
+    .param .b32 s;
+    st.param.b64 [h], handle;
+    st.param.b32 [o], op;
+    call.uni (s), __cucpu_grid_sync, (h, o);
+  }
+  ret;
+}
+
+// *where = value, unless where is null.
+.func __cucpu_put(.reg .b64 where, .reg .b32 value)
+{
+  .reg .pred %p1;
+  setp.eq.u64 %p1, where, 0;
+  @%p1 bra $null;
+  st.u32 [where], value;
+$null:
+  ret;
+}
+
 .func (.param .b64 handle) __cuda_syscall_CGS_get_intrinsic_handle(.param .b32 scope)
 {
   .reg .pred %p1;
@@ -40,18 +65,11 @@ constexpr std::string_view kDeviceRuntime = R"(.version 7.0
 .func (.param .b32 status) __cuda_syscall_CGS_sync(.param .b64 handle, .param .b32 flags)
 {
   .reg .pred %p<3>;
-  .reg .b32 %r<8>;
+  .reg .b32 %r<7>;
   .reg .b64 %rd<2>;
   ld.param.b64 %rd1, [handle];
   ld.param.b32 %r1, [flags];
-  {
-    .param .b64 h;
-    .param .b32 op;
-    .param .b32 s;
-    st.param.b64 [h], %rd1;
-    st.param.b32 [op], 0;
-    call.uni (s), __cucpu_grid_sync, (h, op);
-  }
+  call.uni __cucpu_grid, (%rd1, 0);
   and.b32 %r2, %r1, 1;
   setp.ne.b32 %p1, %r2, 0;
   @%p1 bra $one_caller;
@@ -63,26 +81,12 @@ constexpr std::string_view kDeviceRuntime = R"(.version 7.0
   or.b32 %r6, %r6, %r5;
   setp.ne.b32 %p2, %r6, 0;
   @%p2 bra $arrived;
-  {
-    .param .b64 h;
-    .param .b32 op;
-    .param .b32 s;
-    st.param.b64 [h], %rd1;
-    st.param.b32 [op], 1;
-    call.uni (s), __cucpu_grid_sync, (h, op);
-  }
+  call.uni __cucpu_grid, (%rd1, 1);
 $arrived:
   bar.sync 0;
   bra.uni $done;
 $one_caller:
-  {
-    .param .b64 h;
-    .param .b32 op;
-    .param .b32 s;
-    st.param.b64 [h], %rd1;
-    st.param.b32 [op], 1;
-    call.uni (s), __cucpu_grid_sync, (h, op);
-  }
+  call.uni __cucpu_grid, (%rd1, 1);
 $done:
   st.param.b32 [status], 0;
   ret;
@@ -90,20 +94,12 @@ $done:
 
 .func (.param .b32 status) __cuda_syscall_CGS_get_size(.param .b64 threads, .param .b64 grids, .param .b64 handle)
 {
-  .reg .pred %p1;
   .reg .b32 %r<8>;
   .reg .b64 %rd<4>;
   ld.param.b64 %rd1, [threads];
   ld.param.b64 %rd2, [grids];
   ld.param.b64 %rd3, [handle];
-  {
-    .param .b64 h;
-    .param .b32 op;
-    .param .b32 s;
-    st.param.b64 [h], %rd3;
-    st.param.b32 [op], 0;
-    call.uni (s), __cucpu_grid_sync, (h, op);
-  }
+  call.uni __cucpu_grid, (%rd3, 0);
   mov.u32 %r1, %ntid.x;
   mov.u32 %r2, %ntid.y;
   mov.u32 %r3, %ntid.z;
@@ -115,34 +111,20 @@ $done:
   mul.lo.u32 %r4, %r4, %r5;
   mul.lo.u32 %r4, %r4, %r6;
   mul.lo.u32 %r4, %r4, %r7;
-  setp.eq.u64 %p1, %rd1, 0;
-  @%p1 bra $no_threads;
-  st.u32 [%rd1], %r4;
-$no_threads:
-  setp.eq.u64 %p1, %rd2, 0;
-  @%p1 bra $no_grids;
-  st.u32 [%rd2], 1;
-$no_grids:
+  call.uni __cucpu_put, (%rd1, %r4);
+  call.uni __cucpu_put, (%rd2, 1);
   st.param.b32 [status], 0;
   ret;
 }
 
 .func (.param .b32 status) __cuda_syscall_CGS_get_rank(.param .b64 rank, .param .b64 grid, .param .b64 handle)
 {
-  .reg .pred %p1;
   .reg .b32 %r<11>;
   .reg .b64 %rd<4>;
   ld.param.b64 %rd1, [rank];
   ld.param.b64 %rd2, [grid];
   ld.param.b64 %rd3, [handle];
-  {
-    .param .b64 h;
-    .param .b32 op;
-    .param .b32 s;
-    st.param.b64 [h], %rd3;
-    st.param.b32 [op], 0;
-    call.uni (s), __cucpu_grid_sync, (h, op);
-  }
+  call.uni __cucpu_grid, (%rd3, 0);
   mov.u32 %r1, %nctaid.x;
   mov.u32 %r2, %nctaid.y;
   mov.u32 %r3, %ctaid.x;
@@ -161,14 +143,8 @@ $no_grids:
   mul.lo.u32 %r9, %r1, %r2;
   mul.lo.u32 %r9, %r9, %r7;
   mad.lo.u32 %r10, %r6, %r9, %r8;
-  setp.eq.u64 %p1, %rd1, 0;
-  @%p1 bra $no_rank;
-  st.u32 [%rd1], %r10;
-$no_rank:
-  setp.eq.u64 %p1, %rd2, 0;
-  @%p1 bra $no_grid;
-  st.u32 [%rd2], 0;
-$no_grid:
+  call.uni __cucpu_put, (%rd1, %r10);
+  call.uni __cucpu_put, (%rd2, 0);
   st.param.b32 [status], 0;
   ret;
 }

@@ -33,6 +33,33 @@ template <class K, class F> void kernelFields(K &k, F &&f) {
 static_assert(sizeof(KernelInfo) == 128,
               "a KernelInfo field was added or removed: update kernelFields (and the magic)");
 
+template <class P, class F> void paramFields(P &p, F &&f) {
+  f(p.offset);
+  f(p.size);
+  f(p.align);
+}
+
+template <class G, class F> void globalFields(G &g, F &&f) {
+  f(g.name);
+  f(g.symbol);
+  f(g.bytes);
+}
+
+// The fields of any of the format's structs, by the visitor above that lists them.
+template <class S, class F> void structFields(S &s, F &&f) {
+  using T = std::remove_const_t<S>;
+  if constexpr (std::is_same_v<T, ParamInfo>)
+    paramFields(s, f);
+  else if constexpr (std::is_same_v<T, LoweredGlobal>)
+    globalFields(s, f);
+  else
+    kernelFields(s, f);
+}
+
+template <class T>
+constexpr bool kIsStruct = std::is_same_v<T, ParamInfo> || std::is_same_v<T, LoweredGlobal> ||
+                           std::is_same_v<T, KernelInfo>;
+
 template <class M, class F> void moduleFields(M &m, F &&f) {
   f(m.kernels);
   f(m.llvmNames);
@@ -59,12 +86,8 @@ public:
     } else if constexpr (std::is_array_v<T>) {
       for (const auto &e : v)
         (*this)(e);
-    } else if constexpr (std::is_same_v<T, ParamInfo>) {
-      (*this)(v.offset), (*this)(v.size), (*this)(v.align);
-    } else if constexpr (std::is_same_v<T, LoweredGlobal>) {
-      (*this)(v.name), (*this)(v.symbol), (*this)(v.bytes);
-    } else if constexpr (std::is_same_v<T, KernelInfo>) {
-      kernelFields(v, *this);
+    } else if constexpr (kIsStruct<T>) {
+      structFields(v, *this);
     } else { // a vector
       (*this)(static_cast<uint64_t>(v.size()));
       for (const auto &e : v)
@@ -99,12 +122,8 @@ public:
     } else if constexpr (std::is_array_v<T>) {
       for (auto &e : v)
         (*this)(e);
-    } else if constexpr (std::is_same_v<T, ParamInfo>) {
-      (*this)(v.offset), (*this)(v.size), (*this)(v.align);
-    } else if constexpr (std::is_same_v<T, LoweredGlobal>) {
-      (*this)(v.name), (*this)(v.symbol), (*this)(v.bytes);
-    } else if constexpr (std::is_same_v<T, KernelInfo>) {
-      kernelFields(v, *this);
+    } else if constexpr (kIsStruct<T>) {
+      structFields(v, *this);
     } else { // a vector: every element takes at least one byte, which bounds the count
       uint64_t n = 0;
       (*this)(n);

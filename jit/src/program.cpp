@@ -4,8 +4,8 @@
 
 #include "block_shape.h"
 #include "code_cache.h"
-#include "device_runtime.h"
 #include "cucpu/support/log.h"
+#include "device_runtime.h"
 #include "engine.h"
 #include "lowered_module.h"
 #include "lowering.h"
@@ -130,25 +130,33 @@ std::string bitcodeOf(const llvm::Module &m) {
   return bitcode;
 }
 
-// Parses and lowers `text`: one LLVM module for the module-scope variables and one per kernel
-// (all verified), kept as bitcode with the kernels' layouts.
-Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit,
-                                    std::string &log) {
+// The module `text` holds, with the device runtime's syscalls it declares defined; INVALID_PTX
+// with every diagnostic in `log` ("ptx: line:col: message") when it is malformed or unloadable.
+Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
   ptx::ParseResult parsed = ptx::parse(text);
-  if (!parsed.ok()) {
-    std::string msg;
-    for (const auto &d : parsed.errors) {
-      log += "ptx: " + d.format() + "\n";
-      if (msg.empty())
-        msg = d.format();
-    }
-    return Status(kCudaErrorInvalidPtx, msg);
+  std::string first;
+  for (const auto &d : parsed.errors) {
+    log += "ptx: " + d.format() + "\n";
+    if (first.empty())
+      first = d.format();
   }
+  if (!parsed.ok())
+    return Status(kCudaErrorInvalidPtx, first);
   if (std::string msg = unloadable(parsed.module); !msg.empty()) {
     log += "ptx: " + msg + "\n";
     return Status(kCudaErrorInvalidPtx, msg);
   }
   addDeviceRuntime(parsed.module);
+  return std::move(parsed.module);
+}
+
+// Parses and lowers `text`: one LLVM module for the module-scope variables and one per kernel
+// (all verified), kept as bitcode with the kernels' layouts.
+Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit,
+                                    std::string &log) {
+  auto parsed = parseModule(text, log);
+  if (!parsed)
+    return parsed.error();
   llvm::LLVMContext ctx;
   // Local value names only serve people reading the IR: without them the lowering is faster and
   // the bitcode the cache keeps is smaller. Kept when the IR is logged.
@@ -162,23 +170,23 @@ Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit
   };
   std::vector<std::unique_ptr<llvm::Module>> modules;
   modules.push_back(newModule("variables"));
-  ModuleState ms(ctx, modules[0].get(), parsed.module, prefix);
+  ModuleState ms(ctx, modules[0].get(), *parsed, prefix);
   LoweredModule out;
   try {
     lowerModuleScope(ms, out.kernels);
     for (const auto &[name, gv] : ms.globals)
       out.globals.push_back({name, gv->getName().str(),
                              modules[0]->getDataLayout().getTypeAllocSize(gv->getValueType())});
-    for (const auto &v : parsed.module.globals)
+    for (const auto &v : parsed->globals)
       if (v.managed)
         out.managed.push_back(v.name);
     out.unresolvedExterns = ms.unresolvedExterns;
-    for (const auto &fn : parsed.module.functions) {
+    for (const auto &fn : parsed->functions) {
       if (!fn.isEntry || !fn.hasBody)
         continue;
       KernelInfo info;
       info.name = fn.name;
-      info.ptxVersion = targetArch(parsed.module.target);
+      info.ptxVersion = targetArch(parsed->target);
       layoutParams(fn, info);
       info.dynamicSharedOffset = ms.dynamicSharedOffset;
       info.constBytes = ms.constBytes;
@@ -299,13 +307,10 @@ Expected<std::unique_ptr<Program>> Program::load(std::string_view text, std::str
 Expected<std::string> Program::inspect(std::string_view text, std::string_view kernel, Stage stage,
                                        const uint32_t *block) {
   std::string log;
-  ptx::ParseResult parsed = ptx::parse(text);
-  if (!parsed.ok())
-    return Status(kCudaErrorInvalidPtx, parsed.errors.front().format());
-  if (std::string msg = unloadable(parsed.module); !msg.empty())
-    return Status(kCudaErrorInvalidPtx, msg);
-  addDeviceRuntime(parsed.module);
-  const ptx::Function *fn = parsed.module.findFunction(kernel);
+  auto parsed = parseModule(text, log);
+  if (!parsed)
+    return parsed.error();
+  const ptx::Function *fn = parsed->findFunction(kernel);
   if (!fn || !fn->isEntry || !fn->hasBody)
     return Status(500, "no kernel '" + std::string(kernel) + "' in the module"); // NOT_FOUND
   std::string error;
@@ -316,7 +321,7 @@ Expected<std::string> Program::inspect(std::string_view text, std::string_view k
   llvm::Module mod("cucpu.inspect." + std::string(kernel), ctx);
   mod.setDataLayout(jit->getDataLayout());
   mod.setTargetTriple(jit->getTargetTriple().str());
-  ModuleState ms(ctx, &mod, parsed.module, "cucpu.inspect.");
+  ModuleState ms(ctx, &mod, *parsed, "cucpu.inspect.");
   std::vector<KernelInfo> kernels;
   KernelInfo info;
   try {

@@ -95,12 +95,6 @@ CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, uns
 
 namespace {
 
-// An event a launch attribute asks to record (programmatic or launch-completion event).
-struct LaunchEvent {
-  CUevent event;
-  unsigned flags;
-};
-
 CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra,
                   bool perThread) {
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
@@ -110,7 +104,7 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
   driver::LaunchConfig cfg =
       makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                  config->blockDimY, config->blockDimZ, config->sharedMemBytes, false);
-  std::vector<LaunchEvent> events;
+  std::vector<CUevent> events; // programmatic and launch-completion events, recorded after it
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     switch (a.id) {
@@ -162,7 +156,7 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
                    int(a.id));
         return CUDA_ERROR_NOT_SUPPORTED;
       }
-      events.push_back({ev, 0});
+      events.push_back(ev);
       break;
     }
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
@@ -189,9 +183,9 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
   if (CUresult r = launch(f, cfg, config->hStream, kernelParams, extra, perThread);
       r != CUDA_SUCCESS)
     return r;
-  for (const LaunchEvent &e : events) {
-    CUresult r = perThread ? impl::cuEventRecordWithFlags_ptsz(e.event, config->hStream, e.flags)
-                           : impl::cuEventRecordWithFlags(e.event, config->hStream, e.flags);
+  for (CUevent e : events) {
+    CUresult r = perThread ? impl::cuEventRecord_ptsz(e, config->hStream)
+                           : impl::cuEventRecord(e, config->hStream);
     if (r != CUDA_SUCCESS)
       return r;
   }
