@@ -1,5 +1,6 @@
 // Device printf formatting, assert messages, trap, and the device heap behind malloc/free.
 #include "device_services.h"
+#include "device_arena.h"
 #include "sampler.h"
 
 #include "cucpu/exec/fault.h"
@@ -243,30 +244,28 @@ struct ServiceCalls {
       generation.wait(g, std::memory_order_acquire);
     return 0;
   }
-  // The context's heap: every allocation counts its size plus a 16-byte header against
+  // The context's heap: blocks of the device arena, each counting its size against
   // CU_LIMIT_MALLOC_HEAP_SIZE; malloc returns null beyond it, as on a GPU.
   static void *malloc(const cucpu_launch *l, uint64_t bytes) {
     LaunchServices &s = self(l);
-    uint64_t total = bytes + 16;
-    if (bytes > s.heapBytes_ || s.heapUsed_.fetch_add(total) + total > s.heapBytes_) {
-      s.heapUsed_.fetch_sub(bytes > s.heapBytes_ ? 0 : total);
+    if (bytes == 0 || bytes > s.heapBytes_)
+      return nullptr;
+    size_t taken = 0;
+    void *p = deviceArena().allocate(bytes, &taken, kHeap);
+    if (p && s.heapUsed_.fetch_add(taken) + taken > s.heapBytes_) {
+      s.heapUsed_.fetch_sub(taken);
+      deviceArena().release(p, kHeap);
       return nullptr;
     }
-    auto *p = static_cast<uint64_t *>(std::aligned_alloc(16, (total + 15) & ~uint64_t(15)));
-    if (!p) {
-      s.heapUsed_.fetch_sub(total);
-      return nullptr;
-    }
-    p[0] = total;
-    return p + 2;
+    return p;
   }
+  // Like a GPU's, free of an address malloc did not return is undefined; here it is ignored.
   static void free(const cucpu_launch *l, void *ptr) {
-    if (!ptr)
-      return;
-    auto *p = static_cast<uint64_t *>(ptr) - 2;
-    self(l).heapUsed_.fetch_sub(p[0]);
-    std::free(p);
+    size_t size = 0;
+    if (ptr && deviceArena().release(ptr, kHeap, &size))
+      self(l).heapUsed_.fetch_sub(size);
   }
+  static constexpr auto kHeap = DeviceArena::Owner::DeviceHeap;
 };
 
 LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes,

@@ -1,17 +1,19 @@
-// The allocation tracker: device and host allocations are aligned host memory in an interval map.
+// The allocation tracker: device and page-locked host allocations (blocks of the device arena) in
+// an interval map.
 #include "cucpu/driver/memory.h"
 
 #include "cucpu/driver/context.h"
 #include "cucpu/support/log.h"
+#include "device_arena.h"
 
-#include <cstdlib>
+#include <algorithm>
 
 namespace cucpu::driver {
 namespace {
 
 void release(const Allocation &a) {
   if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
-    std::free(reinterpret_cast<void *>(a.base));
+    deviceArena().release(reinterpret_cast<void *>(a.base));
 }
 
 // Removes the allocation based at `base` if it is of `kind`.
@@ -53,23 +55,23 @@ CUresult MemoryTracker::insert(Allocation a) {
 CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed) {
   if (bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
-  const size_t rounded = (bytes + 255) & ~size_t(255);
-  if (rounded < bytes)
+  const size_t capacity = ctx->device()->totalMemory();
+  if (bytes > capacity - std::min(capacity, used()))
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  size_t taken = 0;
+  void *p = deviceArena().allocate(bytes, &taken);
+  if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   {
     std::lock_guard lk(mutex_);
-    if (used_ + rounded > ctx->device()->totalMemory() || used_ + rounded < used_)
+    if (used_ + taken > capacity) {
+      deviceArena().release(p);
       return CUDA_ERROR_OUT_OF_MEMORY;
-    used_ += rounded;
-  }
-  void *p = std::aligned_alloc(256, rounded);
-  if (!p) {
-    std::lock_guard lk(mutex_);
-    used_ -= rounded;
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    used_ += taken;
   }
   auto base = reinterpret_cast<uintptr_t>(p);
-  insert(Allocation{base, bytes, rounded, ctx, MemoryKind::Device, 0, 0, false, managed});
+  insert(Allocation{base, bytes, taken, ctx, MemoryKind::Device, 0, 0, false, managed});
   *out = static_cast<CUdeviceptr>(base);
   return CUDA_SUCCESS;
 }
@@ -77,8 +79,8 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, b
 CUresult MemoryTracker::allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out) {
   if (bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
-  const size_t rounded = (bytes + 255) & ~size_t(255);
-  void *p = rounded < bytes ? nullptr : std::aligned_alloc(256, rounded);
+  size_t taken = 0;
+  void *p = deviceArena().allocate(bytes, &taken);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   auto base = reinterpret_cast<uintptr_t>(p);

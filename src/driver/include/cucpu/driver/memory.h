@@ -24,7 +24,7 @@ enum class MemoryKind {
 struct Allocation {
   uintptr_t base = 0;
   size_t size = 0;     // bytes requested: accesses beyond are out of bounds
-  size_t reserved = 0; // bytes taken from the device's capacity (device memory, rounded to 256)
+  size_t reserved = 0; // bytes taken from the device's capacity (device memory: its arena block)
   Context *ctx = nullptr;
   MemoryKind kind = MemoryKind::Device;
   unsigned flags = 0;        // CU_MEMHOSTALLOC_* / CU_MEMHOSTREGISTER_* of host memory
@@ -40,7 +40,7 @@ struct Allocation {
 
 class MemoryTracker {
 public:
-  // Device memory: host memory aligned to 256 bytes, counted against the device's capacity.
+  // Device memory: a block of the device arena, counted against the device's capacity.
   CUresult allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed = false);
   // `ptr` must be the base of a live device allocation.
   CUresult free(CUdeviceptr ptr);
