@@ -21,6 +21,7 @@ static_assert(kClasses.back() == DeviceArena::kLargestClass);
 constexpr size_t kZoneBytes = size_t(64) << 30;
 constexpr size_t kMaxZones = 16; // then freed address space is reused
 constexpr size_t kSlabAlignment = 64 * 1024;
+constexpr size_t kRetainBytes = size_t(256) << 20; // pages kept for reuse after frees
 constexpr int kAnonymous = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 
 unsigned classOf(size_t bytes) {
@@ -140,6 +141,38 @@ void DeviceArena::unmapSpan(uintptr_t base) {
   addRange(freeRanges_, base, bytes + kPage);
 }
 
+void DeviceArena::retireSpan(uintptr_t base, size_t bytes) {
+  mprotect(reinterpret_cast<void *>(base), bytes, PROT_NONE);
+  retired_.push_back(Retired{base, bytes});
+  retiredBySize_.emplace(bytes, std::prev(retired_.end()));
+  retiredBytes_ += bytes;
+  while (retiredBytes_ > kRetainBytes) {
+    const Retired oldest = retired_.front();
+    auto range = retiredBySize_.equal_range(oldest.bytes);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second == retired_.begin()) {
+        retiredBySize_.erase(it);
+        break;
+      }
+    retired_.pop_front();
+    retiredBytes_ -= oldest.bytes;
+    unmapSpan(oldest.base);
+  }
+}
+
+uintptr_t DeviceArena::reviveSpan(size_t bytes) {
+  auto it = retiredBySize_.upper_bound(bytes);
+  if (it == retiredBySize_.begin() || (--it)->first != bytes)
+    return 0; // else the latest of that size: its pages are the likeliest to be present
+  const uintptr_t base = it->second->base;
+  if (mprotect(reinterpret_cast<void *>(base), bytes, PROT_READ | PROT_WRITE) != 0)
+    return 0;
+  retired_.erase(it->second);
+  retiredBySize_.erase(it);
+  retiredBytes_ -= bytes;
+  return base;
+}
+
 void *DeviceArena::allocateInSlab(unsigned cls, Owner owner) {
   std::vector<Slab *> &list = partial_[static_cast<int>(owner)][cls];
   if (list.empty()) {
@@ -177,7 +210,9 @@ void *DeviceArena::allocate(size_t bytes, size_t *taken, Owner owner) {
     *taken = alignUp(bytes, alignment);
     if (*taken < bytes)
       return nullptr;
-    uintptr_t base = mapSpan(*taken, alignment);
+    uintptr_t base = reviveSpan(*taken);
+    if (!base)
+      base = mapSpan(*taken, alignment);
     p = reinterpret_cast<void *>(base);
     if (base)
       largeBlocks_[base] = Large{*taken, owner};
@@ -219,7 +254,7 @@ bool DeviceArena::release(void *ptr, Owner owner, size_t *size) {
     live_ -= it->second.bytes;
     if (size)
       *size = it->second.bytes;
-    unmapSpan(p);
+    retireSpan(p, it->second.bytes);
     largeBlocks_.erase(it);
     return true;
   }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,8 @@ private:
   struct Slab;
   uintptr_t mapSpan(size_t bytes, size_t alignment); // pages, readable and writable
   void unmapSpan(uintptr_t base);
+  void retireSpan(uintptr_t base, size_t bytes);
+  uintptr_t reviveSpan(size_t bytes);
   uintptr_t takeAddressSpace(size_t bytes, size_t alignment);
   void *allocateInSlab(unsigned cls, Owner owner);
   bool releaseInSlab(Slab &slab, uintptr_t p);
@@ -63,6 +66,15 @@ private:
   std::map<uintptr_t, std::unique_ptr<Slab>> slabs_;
   std::vector<Slab *> partial_[2][kClassCount]; // per owner and class: slabs with a free slot
   std::map<uintptr_t, Large> largeBlocks_;       // spans handed out whole
+  // Freed large spans keep their pages, inaccessible, for a later block of the same size: a
+  // program that frees and allocates again pays no page faults, and stale accesses still fault.
+  struct Retired {
+    uintptr_t base;
+    size_t bytes;
+  };
+  std::list<Retired> retired_; // oldest first
+  std::multimap<size_t, std::list<Retired>::iterator> retiredBySize_;
+  size_t retiredBytes_ = 0;
   size_t live_ = 0;
 };
 
