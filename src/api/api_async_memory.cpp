@@ -33,8 +33,6 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
     return CUDA_SUCCESS;
   if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
     return CUDA_ERROR_INVALID_VALUE;
-  if (!s) // the legacy stream runs the copy now
-    return submit(c, s, [dst, src, bytes] { std::memmove(hostPtr(dst), hostPtr(src), bytes); });
   if (srcSide != Side::Device && pageable(src)) {
     auto staged =
         std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(hostPtr(src)),

@@ -32,9 +32,6 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   // stream is ever capturing here.
   if (flags & CU_EVENT_RECORD_EXTERNAL)
     return CUDA_ERROR_ILLEGAL_STATE;
-  if (!s)
-    if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
-      return r;
   e->record(s);
   return CUDA_SUCCESS;
 }
@@ -62,7 +59,7 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
       ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)))
     return CUDA_ERROR_INVALID_VALUE;
   auto *e = new driver::Event(Flags);
-  driver::registerEvent(e);
+  driver::registerEvent(e, c);
   *phEvent = reinterpret_cast<CUevent>(e);
   return CUDA_SUCCESS;
 }

@@ -15,8 +15,8 @@ namespace cucpu::api::impl {
 
 namespace {
 
-// What every launch entry point shares: the function, context and stream checks. A launch on a
-// stream is queued there; on the legacy default stream it runs now, after the blocking streams.
+// What every launch entry point shares: the function, context and stream checks; the launch is
+// queued on its stream (the legacy default stream included).
 CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
                 void **kernelParams, void **extra, bool perThread = false) {
   driver::Context *c;
@@ -28,11 +28,7 @@ CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
     return r;
   if (fn->module()->context() != c)
     return CUDA_ERROR_INVALID_CONTEXT;
-  if (s)
-    return driver::enqueueLaunch(s, fn, cfg, kernelParams, extra);
-  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
-    return r;
-  return driver::launchKernel(c, fn, cfg, kernelParams, extra);
+  return driver::enqueueLaunch(s, fn, cfg, kernelParams, extra);
 }
 
 driver::LaunchConfig makeConfig(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,

@@ -19,7 +19,10 @@ CUresult synchronize(CUstream h, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  return s ? s->synchronize() : driver::syncLegacy(c);
+  if (s->legacy()) // the legacy stream also waits for the context's blocking streams
+    if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
+      return r;
+  return s->synchronize();
 }
 
 CUresult query(CUstream h, bool perThread) {
@@ -36,7 +39,8 @@ CUresult query(CUstream h, bool perThread) {
   }
   if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
     return e;
-  return !s || s->idle() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  const bool idle = s->legacy() ? driver::blockingStreamsIdle(c) : s->idle();
+  return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
@@ -83,7 +87,7 @@ CUresult getPriority(CUstream h, int *priority, bool perThread) {
     return r;
   if (!priority)
     return CUDA_ERROR_INVALID_VALUE;
-  *priority = s ? s->priority() : 0;
+  *priority = s->priority();
   return CUDA_SUCCESS;
 }
 
@@ -94,7 +98,7 @@ CUresult getFlags(CUstream h, unsigned *flags, bool perThread) {
     return r;
   if (!flags)
     return CUDA_ERROR_INVALID_VALUE;
-  *flags = s ? s->flags() : unsigned(CU_STREAM_DEFAULT);
+  *flags = s->flags();
   return CUDA_SUCCESS;
 }
 
@@ -105,7 +109,7 @@ CUresult getId(CUstream h, unsigned long long *id, bool perThread) {
     return r;
   if (!id)
     return CUDA_ERROR_INVALID_VALUE;
-  *id = s ? s->id() : 0; // the legacy stream is stream 0
+  *id = s->id(); // the legacy stream is stream 0
   return CUDA_SUCCESS;
 }
 
@@ -213,26 +217,11 @@ CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d
 
 } // namespace cucpu::api::impl
 
-// Stream attributes and capture queries. The legacy default stream keeps its attributes in its
-// context; a stream is never capturing (cuStreamBeginCapture is not supported), so capture
+// Stream attributes and capture queries. A stream is never capturing (cuStreamBeginCapture is not supported), so capture
 // queries report CU_STREAM_CAPTURE_STATUS_NONE and, like NVIDIA's driver, leave the other
 // outputs alone.
 namespace cucpu::api::impl {
 namespace {
-
-driver::StreamAttributes attributesOf(driver::Context *c, driver::Stream *s) {
-  if (s)
-    return s->attributes();
-  std::lock_guard lk(c->mutex);
-  return c->legacyStreamAttributes;
-}
-
-void storeAttributes(driver::Context *c, driver::Stream *s, const driver::StreamAttributes &a) {
-  if (s)
-    return s->setAttributes(a);
-  std::lock_guard lk(c->mutex);
-  c->legacyStreamAttributes = a;
-}
 
 CUresult getAttribute(CUstream h, CUstreamAttrID id, CUstreamAttrValue *out, bool pt) {
   driver::Context *c;
@@ -241,7 +230,7 @@ CUresult getAttribute(CUstream h, CUstreamAttrID id, CUstreamAttrValue *out, boo
     return r;
   if (!out)
     return CUDA_ERROR_INVALID_VALUE; // (NVIDIA's driver crashes here)
-  return attributesOf(c, s).get(id, out);
+  return s->attributes().get(id, out);
 }
 
 CUresult setAttribute(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *value, bool pt) {
@@ -251,10 +240,10 @@ CUresult setAttribute(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *va
     return r;
   if (!value)
     return CUDA_ERROR_INVALID_VALUE;
-  driver::StreamAttributes a = attributesOf(c, s);
+  driver::StreamAttributes a = s->attributes();
   if (CUresult r = a.set(id, *value); r != CUDA_SUCCESS)
     return r;
-  storeAttributes(c, s, a);
+  s->setAttributes(a);
   return CUDA_SUCCESS;
 }
 
@@ -265,7 +254,7 @@ CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
     return r;
   if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS) // (of another context: a bad value)
     return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_ERROR_INVALID_VALUE : r;
-  storeAttributes(c, d, attributesOf(c, s));
+  d->setAttributes(s->attributes());
   return CUDA_SUCCESS;
 }
 

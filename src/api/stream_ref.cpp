@@ -5,7 +5,7 @@ namespace cucpu::api {
 
 CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream **out) {
   if (h == CU_STREAM_LEGACY || (!h && !perThread)) {
-    *out = nullptr;
+    *out = driver::legacyStream(c);
     return CUDA_SUCCESS;
   }
   if (!h || h == CU_STREAM_PER_THREAD) {
@@ -28,13 +28,7 @@ CUresult contextAndStream(CUstream h, bool perThread, driver::Context **c, drive
 }
 
 CUresult submit(driver::Context *c, driver::Stream *s, std::function<void()> op) {
-  if (s) {
-    s->enqueue(std::move(op));
-    return c->stickyError();
-  }
-  if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
-    return r;
-  op();
+  s->enqueue(std::move(op));
   return c->stickyError();
 }
 

@@ -1,4 +1,5 @@
-// What a CUstream handle names for an entry point: a queued stream, or the legacy default stream.
+// What a CUstream handle names for an entry point: a created stream, the legacy default stream or
+// the calling thread's per-thread stream.
 #pragma once
 
 #include "cucpu/driver/stream.h"
@@ -8,15 +9,14 @@
 
 namespace cucpu::api {
 
-// Resolves `h` in context `c`. Null is the legacy default stream (*out = null), or the calling
-// thread's per-thread stream when `perThread` (the _ptsz/_ptds entry points) is set.
+// Resolves `h` in context `c`. Null is the legacy default stream, or the calling thread's
+// per-thread stream when `perThread` (the _ptsz/_ptds entry points) is set.
 CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream **out);
 
 // The current context and the stream `h` names in it.
 CUresult contextAndStream(CUstream h, bool perThread, driver::Context **c, driver::Stream **s);
 
-// Runs `op` in stream order: queued on `s`, or, on the legacy stream, now on this thread after
-// every blocking stream has drained.
+// Queues `op` on `s`; the context's sticky error.
 CUresult submit(driver::Context *c, driver::Stream *s, std::function<void()> op);
 
 } // namespace cucpu::api

@@ -4,6 +4,7 @@
 
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/stream.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -160,6 +161,7 @@ CUresult createContext(Device *dev, unsigned flags, Context **out) {
 
 CUresult destroyContext(Context *c) {
   unregisterContext(c);
+  releaseStreamsAndEvents(c);
   {
     std::lock_guard lk(registryMutex);
     for (const Context *other : liveContexts()) {

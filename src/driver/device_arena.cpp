@@ -175,6 +175,13 @@ uintptr_t DeviceArena::reviveSpan(size_t bytes) {
 
 void *DeviceArena::allocateInSlab(unsigned cls, Owner owner) {
   std::vector<Slab *> &list = partial_[static_cast<int>(owner)][cls];
+  Slab *&empty = empty_[static_cast<int>(owner)][cls];
+  if (list.empty() && empty &&
+      mprotect(reinterpret_cast<void *>(empty->base), slabBytes(cls), PROT_READ | PROT_WRITE) == 0) {
+    empty->partial = true;
+    list.push_back(empty);
+    empty = nullptr;
+  }
   if (list.empty()) {
     uintptr_t base = mapSpan(slabBytes(cls), kSlabAlignment);
     if (!base)
@@ -236,12 +243,18 @@ bool DeviceArena::releaseInSlab(Slab &s, uintptr_t p) {
     list.push_back(&s);
     s.partial = true;
   }
-  if (--s.used == 0 && list.size() > 1) { // keep one empty slab per class against churn
-    list.erase(std::find(list.begin(), list.end(), &s));
-    const uintptr_t base = s.base;
-    unmapSpan(base);
-    slabs_.erase(base);
+  if (--s.used > 0)
+    return true;
+  list.erase(std::find(list.begin(), list.end(), &s));
+  s.partial = false;
+  Slab *&empty = empty_[static_cast<int>(s.owner)][s.cls];
+  if (!empty && mprotect(reinterpret_cast<void *>(s.base), slabBytes(s.cls), PROT_NONE) == 0) {
+    empty = &s;
+    return true;
   }
+  const uintptr_t base = s.base;
+  unmapSpan(base);
+  slabs_.erase(base);
   return true;
 }
 

@@ -65,6 +65,9 @@ private:
   std::map<uintptr_t, size_t> spans_;      // live spans: base -> bytes mapped (guard excluded)
   std::map<uintptr_t, std::unique_ptr<Slab>> slabs_;
   std::vector<Slab *> partial_[2][kClassCount]; // per owner and class: slabs with a free slot
+  // Per owner and class, one emptied slab kept with its pages, inaccessible (as a GPU unmaps
+  // the page of its last freed small allocation), made accessible again when the class needs it.
+  Slab *empty_[2][kClassCount] = {};
   std::map<uintptr_t, Large> largeBlocks_;       // spans handed out whole
   // Freed large spans keep their pages, inaccessible, for a later block of the same size: a
   // program that frees and allocates again pays no page faults, and stale accesses still fault.

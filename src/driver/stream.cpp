@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -14,7 +15,12 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
+  // Held while a blocking or legacy stream reads what it must follow and queues: one order
+  // among those enqueues, so that two streams never wait for each other.
+  std::mutex order;
   std::map<const Context *, std::vector<std::shared_ptr<Stream>>> byContext;
+  std::map<const Context *, Stream *> legacy;
+  std::unordered_map<Event *, const Context *> events; // live events and their contexts
   // Per-thread default streams, by (context id, thread).
   std::map<std::pair<unsigned long long, std::thread::id>, Stream *> perThread;
   std::unordered_set<const void *> live;
@@ -33,6 +39,10 @@ std::vector<std::shared_ptr<Stream>> streamsOf(const Context *ctx) {
 
 std::atomic<unsigned long long> nextStreamId{1};
 
+// How long an idle executor waits for more work before its thread ends: a stream used in a loop
+// keeps one thread instead of starting one per operation.
+constexpr auto kLinger = std::chrono::milliseconds(20);
+
 } // namespace
 
 void Progress::waitFor(unsigned long long seq) {
@@ -45,8 +55,9 @@ bool Progress::reached(unsigned long long seq) {
   return completed >= seq;
 }
 
-Stream::Stream(Context *ctx, unsigned flags, int priority)
-    : ctx_(ctx), flags_(flags), id_(nextStreamId++), progress_(std::make_shared<Progress>()) {
+Stream::Stream(Context *ctx, unsigned flags, int priority, bool legacy)
+    : ctx_(ctx), flags_(flags), legacy_(legacy), id_(legacy ? 0 : nextStreamId++),
+      progress_(std::make_shared<Progress>()) {
   attrs_.priority = priority;
 }
 
@@ -121,17 +132,52 @@ Stream::~Stream() {
   std::thread t;
   {
     std::lock_guard lk(mutex_);
+    closing_ = true;
     t = std::move(executor_);
   }
+  work_.notify_all();
   if (t.joinable())
     t.join();
 }
 
+unsigned long long Stream::enqueued() {
+  std::lock_guard lk(mutex_);
+  return enqueued_;
+}
+
 unsigned long long Stream::enqueue(std::function<void()> op) {
+  if (!blocking())
+    return push(std::move(op));
+  Registry &r = registry();
+  std::lock_guard order(r.order);
+  std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>> after;
+  auto follow = [&](Stream *other) {
+    if (unsigned long long seq = other->enqueued(); !other->progress_->reached(seq))
+      after.emplace_back(other->progress_, seq);
+  };
+  if (legacy_) {
+    for (auto &other : streamsOf(ctx_))
+      if (other.get() != this && other->blocking())
+        follow(other.get());
+  } else {
+    follow(legacyStream(ctx_));
+  }
+  if (after.empty())
+    return push(std::move(op));
+  return push([after = std::move(after), op = std::move(op)] {
+    for (auto &[progress, seq] : after)
+      progress->waitFor(seq);
+    op();
+  });
+}
+
+unsigned long long Stream::push(std::function<void()> op) {
   std::lock_guard lk(mutex_);
   queue_.push_back(std::move(op));
   unsigned long long seq = ++enqueued_;
-  if (!running_) {
+  if (running_) {
+    work_.notify_one();
+  } else {
     if (executor_.joinable())
       executor_.join(); // the previous executor found the queue empty and is leaving
     running_ = true;
@@ -141,23 +187,23 @@ unsigned long long Stream::enqueue(std::function<void()> op) {
 }
 
 void Stream::run() {
+  std::unique_lock lk(mutex_);
   for (;;) {
-    std::function<void()> op;
-    {
-      std::lock_guard lk(mutex_);
-      if (queue_.empty()) {
-        running_ = false;
-        return;
-      }
-      op = std::move(queue_.front());
-      queue_.pop_front();
+    if (!work_.wait_for(lk, kLinger, [&] { return !queue_.empty() || closing_; }) ||
+        queue_.empty()) {
+      running_ = false;
+      return;
     }
+    std::function<void()> op = std::move(queue_.front());
+    queue_.pop_front();
+    lk.unlock();
     op();
     {
-      std::lock_guard lk(progress_->mutex);
+      std::lock_guard plk(progress_->mutex);
       ++progress_->completed;
     }
     progress_->cv.notify_all();
+    lk.lock();
   }
 }
 
@@ -194,11 +240,6 @@ void Event::record(Stream *s) {
   recorded_ = true;
   auto time = std::make_shared<std::chrono::steady_clock::time_point>();
   time_ = time;
-  if (!s) {
-    *time = std::chrono::steady_clock::now();
-    progress_ = nullptr;
-    return;
-  }
   progress_ = s->progress();
   seq_ = s->enqueue([time] { *time = std::chrono::steady_clock::now(); });
 }
@@ -283,11 +324,57 @@ Stream *perThreadStream(Context *ctx) {
   return s;
 }
 
+Stream *legacyStream(Context *ctx) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  Stream *&s = r.legacy[ctx];
+  if (!s) {
+    auto p = std::make_shared<Stream>(ctx, CU_STREAM_DEFAULT, 0, /*legacy=*/true);
+    r.byContext[ctx].push_back(p);
+    s = p.get();
+  }
+  return s;
+}
+
 CUresult syncLegacy(Context *ctx) {
   for (auto &s : streamsOf(ctx))
     if (s->blocking())
       s->drain();
   return ctx->stickyError();
+}
+
+bool blockingStreamsIdle(Context *ctx) {
+  for (auto &s : streamsOf(ctx))
+    if (s->blocking() && !s->idle())
+      return false;
+  return true;
+}
+
+void releaseStreamsAndEvents(Context *ctx) {
+  std::vector<std::shared_ptr<Stream>> streams;
+  std::vector<std::unique_ptr<Event>> events;
+  {
+    Registry &r = registry();
+    std::lock_guard lk(r.mutex);
+    for (auto it = r.events.begin(); it != r.events.end();) {
+      if (it->second != ctx) {
+        ++it;
+        continue;
+      }
+      r.live.erase(it->first);
+      events.emplace_back(it->first);
+      it = r.events.erase(it);
+    }
+    if (auto it = r.byContext.find(ctx); it != r.byContext.end()) {
+      streams = std::move(it->second);
+      r.byContext.erase(it);
+    }
+    r.legacy.erase(ctx);
+    std::erase_if(r.perThread, [&](auto &entry) { return entry.first.first == ctx->id(); });
+    for (auto &s : streams)
+      r.live.erase(s.get());
+  }
+  streams.clear(); // each waits for its work as it goes
 }
 
 CUresult synchronizeStreams(Context *ctx) {
@@ -300,15 +387,17 @@ CUresult synchronizeStreams(Context *ctx) {
   return first != CUDA_SUCCESS ? first : ctx->stickyError();
 }
 
-void registerEvent(Event *e) {
+void registerEvent(Event *e, const Context *ctx) {
   Registry &r = registry();
   std::lock_guard lk(r.mutex);
   r.live.insert(e);
+  r.events[e] = ctx;
 }
 void unregisterEvent(Event *e) {
   Registry &r = registry();
   std::lock_guard lk(r.mutex);
   r.live.erase(e);
+  r.events.erase(e);
 }
 bool isLiveEvent(const Event *e) {
   Registry &r = registry();

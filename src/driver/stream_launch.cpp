@@ -1,8 +1,10 @@
 // Stream launches: copy the caller's parameters, then run driver::launchKernel in stream order.
 #include "cucpu/driver/stream_launch.h"
 
+#include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/stream.h"
+#include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
 
 #include <cstring>
@@ -19,8 +21,12 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
     size_t bufferSize = 0;
     std::vector<void *> extra;
   };
+  if (CUresult sticky = s->context()->stickyError(); sticky != CUDA_SUCCESS)
+    return sticky;
   if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
     return r; // reported by cuLaunchKernel itself, as CUDA does
+  if (kernelParams && extra)
+    return CUDA_ERROR_INVALID_VALUE;
   auto args = std::make_shared<Args>();
   if (kernelParams) {
     size_t offset, size;
@@ -36,20 +42,25 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
       args->pointers.push_back(args->bytes.data() + pos);
   } else if (extra) {
     const void *buf = nullptr;
+    bool haveSize = false;
     for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
-      if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+      if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
         buf = extra[i + 1];
-      else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+      } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1]) {
         args->bufferSize = *static_cast<size_t *>(extra[i + 1]);
-      else
+        haveSize = true;
+      } else {
         return CUDA_ERROR_INVALID_VALUE;
+      }
     }
-    if (!buf)
+    if (!buf || !haveSize || args->bufferSize < f->kernel().paramBytes)
       return CUDA_ERROR_INVALID_VALUE;
     args->bytes.assign(static_cast<const unsigned char *>(buf),
                        static_cast<const unsigned char *>(buf) + args->bufferSize);
     args->extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, args->bytes.data(),
                    CU_LAUNCH_PARAM_BUFFER_SIZE, &args->bufferSize, CU_LAUNCH_PARAM_END};
+  } else if (size_t offset, size; f->param(0, &offset, &size)) {
+    return CUDA_ERROR_INVALID_VALUE; // parameters, but none given
   }
   s->enqueue([s, f, cfg, args] {
     CUresult r = launchKernel(s->context(), f, cfg,

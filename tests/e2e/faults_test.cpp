@@ -154,6 +154,7 @@ TEST_F(Services, FailedAssertIsStickyCudaErrorAssert) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(cuLaunchKernel(fn("asserter"), 2, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
             CUDA_SUCCESS);
+  cuCtxSynchronize(); // launches are asynchronous: the report comes while the kernel runs
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("block: [1,0,0], thread: [5,0,0] Assertion `in[t] >= 0` failed."),
             std::string::npos)
@@ -188,6 +189,7 @@ TEST_F(Services, CallThroughABadFunctionPointerIsStickyInvalidPc) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(cuLaunchKernel(fn("badFunctionPointer"), 1, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr),
             CUDA_SUCCESS);
+  cuCtxSynchronize(); // launches are asynchronous: the report comes while the kernel runs
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("call through a pointer to no function (0x1234)"), std::string::npos) << err;
   EXPECT_NE(err.find("thread (100,0,0)"), std::string::npos) << err;
@@ -221,6 +223,7 @@ TEST_F(Services, IndirectCallThatCanReachNoFunctionFaultsWhenItRuns) {
   void *args[] = {&pointer};
   testing::internal::CaptureStderr();
   EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 4, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  cuCtxSynchronize(); // launches are asynchronous: the report comes while the kernel runs
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("call through a pointer to no function (0x40)"), std::string::npos) << err;
   expectSticky(CUDA_ERROR_INVALID_PC);
@@ -254,6 +257,7 @@ TEST_F(Services, WildWriteIsStickyIllegalAddressAndOtherContextsWork) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(cuLaunchKernel(fn("wildWrite"), 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr),
             CUDA_SUCCESS);
+  cuCtxSynchronize(); // launches are asynchronous: the report comes while the kernel runs
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("illegal access"), std::string::npos) << err;
   expectSticky(CUDA_ERROR_ILLEGAL_ADDRESS);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "cucpu/driver/device.h"
-#include "cucpu/driver/stream.h"
 
 #include <atomic>
 #include <cuda.h>
@@ -50,9 +49,6 @@ public:
 
   // Contexts whose memory this one has enabled peer access to (guarded by `mutex`).
   std::set<const Context *> peers;
-  // The legacy default stream's attributes (cuStreamSetAttribute on the NULL stream; guarded
-  // by `mutex`).
-  StreamAttributes legacyStreamAttributes;
 
   mutable std::mutex mutex;
 

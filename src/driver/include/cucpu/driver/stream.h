@@ -1,7 +1,8 @@
 // Streams and events. A stream is an ordered queue of operations run by its own executor thread
-// (started on demand, gone when idle). The legacy default stream has no queue: its operations
-// run on the calling thread after every blocking stream of the context has drained, which gives
-// CUDA's legacy synchronisation (later blocking-stream work naturally follows them).
+// (started on demand, gone after a while idle). Every context has a legacy default stream of the
+// same kind, queued like the others; its operations wait for the work queued before them on the
+// context's blocking streams, and blocking streams' operations wait for the legacy stream's work
+// queued before them: CUDA's legacy synchronisation, without blocking the caller.
 #pragma once
 
 #include <cuda.h>
@@ -42,7 +43,7 @@ struct Progress {
 
 class Stream {
 public:
-  Stream(Context *ctx, unsigned flags, int priority);
+  Stream(Context *ctx, unsigned flags, int priority, bool legacy = false);
   ~Stream(); // waits for the queued work
   Context *context() const { return ctx_; }
   unsigned flags() const { return flags_; }
@@ -51,8 +52,9 @@ public:
   void setAttributes(const StreamAttributes &a);
   unsigned long long id() const { return id_; }
   bool blocking() const { return !(flags_ & CU_STREAM_NON_BLOCKING); }
+  bool legacy() const { return legacy_; }
 
-  // Queues `op`; returns its sequence number.
+  // Queues `op` behind the work it must follow (legacy ordering); returns its sequence number.
   unsigned long long enqueue(std::function<void()> op);
   // Waits for every queued operation; returns the first asynchronous error since the last call.
   CUresult synchronize();
@@ -64,9 +66,12 @@ public:
   void setError(CUresult e);
 
 private:
+  unsigned long long push(std::function<void()> op);
+  unsigned long long enqueued();
   void run();
   Context *ctx_;
   unsigned flags_;
+  bool legacy_;
   StreamAttributes attrs_; // guarded by mutex_
   unsigned long long id_;
   std::shared_ptr<Progress> progress_;
@@ -74,6 +79,8 @@ private:
   std::deque<std::function<void()>> queue_;
   unsigned long long enqueued_ = 0;
   bool running_ = false;
+  bool closing_ = false; // the destructor wants the executor gone
+  std::condition_variable work_;
   CUresult error_ = CUDA_SUCCESS;
   std::thread executor_;
 };
@@ -82,7 +89,7 @@ class Event {
 public:
   explicit Event(unsigned flags) : flags_(flags) {}
   unsigned flags() const { return flags_; }
-  // Records the event in `s` (null: completes now, for the legacy stream).
+  // Records the event in `s`: it completes when the work queued there so far has.
   void record(Stream *s);
   bool recorded();
   bool complete();
@@ -108,13 +115,21 @@ CUresult destroyStream(Stream *s);
 bool isLiveStream(const Stream *s);
 // The calling thread's per-thread default stream in `ctx`.
 Stream *perThreadStream(Context *ctx);
-// Legacy default stream semantics: waits until every blocking stream of `ctx` has drained.
+// The legacy default stream of `ctx`.
+Stream *legacyStream(Context *ctx);
+// Before a synchronous call: waits until the legacy stream and every blocking stream of `ctx`
+// have drained; the sticky error.
 CUresult syncLegacy(Context *ctx);
+// Whether every blocking stream of `ctx` (the legacy stream included) has run its work.
+bool blockingStreamsIdle(Context *ctx);
+// At the context's destruction: waits for its streams' work, then forgets them and deletes its
+// events (their handles are invalid from then on).
+void releaseStreamsAndEvents(Context *ctx);
 // Waits for every stream of `ctx`; the first asynchronous error, else the sticky error.
 CUresult synchronizeStreams(Context *ctx);
 
-// Events (registry).
-void registerEvent(Event *e);
+// Events (registry), each of the context current when it was created.
+void registerEvent(Event *e, const Context *ctx);
 void unregisterEvent(Event *e);
 bool isLiveEvent(const Event *e);
 
