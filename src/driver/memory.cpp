@@ -11,6 +11,11 @@
 namespace cucpu::driver {
 namespace {
 
+// cuMemAlloc's alignment and smallest block, as on a GPU: a kernel that overruns a 4-byte
+// allocation by a few words stays in its own block (numba-cuda's test_struct_model_type_arr
+// writes 40 bytes into one).
+constexpr size_t kMinimumBlock = 256;
+
 void release(const Allocation &a) {
   if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
     deviceArena().release(reinterpret_cast<void *>(a.base));
@@ -59,7 +64,7 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, b
   if (bytes > capacity - std::min(capacity, used()))
     return CUDA_ERROR_OUT_OF_MEMORY;
   size_t taken = 0;
-  void *p = deviceArena().allocate(bytes, &taken);
+  void *p = deviceArena().allocate(std::max(bytes, kMinimumBlock), &taken);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   {
@@ -80,7 +85,7 @@ CUresult MemoryTracker::allocateHost(Context *ctx, size_t bytes, unsigned flags,
   if (bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
   size_t taken = 0;
-  void *p = deviceArena().allocate(bytes, &taken);
+  void *p = deviceArena().allocate(std::max(bytes, kMinimumBlock), &taken);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   auto base = reinterpret_cast<uintptr_t>(p);

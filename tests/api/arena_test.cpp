@@ -60,4 +60,24 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{"Inside256Bytes", 256, 252, false, CUDA_SUCCESS}),
     [](const testing::TestParamInfo<Case> &i) { return std::string(i.param.name); });
 
+// cuMemAlloc's blocks are 256 bytes at least, as a GPU's: numba-cuda's test_struct_model_type_arr
+// writes ten words into a one-word array and passes on a GPU because its neighbour is further away.
+TEST(ArenaBlocks, SmallAllocationsAreAlignedAndApart) {
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  CUcontext ctx;
+  ASSERT_EQ(cuCtxCreate(&ctx, nullptr, 0, 0), CUDA_SUCCESS);
+  CUdeviceptr a, b;
+  void *h1, *h2;
+  ASSERT_EQ(cuMemAlloc(&a, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&b, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAllocHost(&h1, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAllocHost(&h2, 4), CUDA_SUCCESS);
+  for (uintptr_t p : {uintptr_t(a), uintptr_t(b), uintptr_t(h1), uintptr_t(h2)})
+    EXPECT_EQ(p % 256, 0u);
+  EXPECT_GE(a > b ? a - b : b - a, 256u);
+  auto h = [](void *p) { return reinterpret_cast<uintptr_t>(p); };
+  EXPECT_GE(h(h1) > h(h2) ? h(h1) - h(h2) : h(h2) - h(h1), 256u);
+  EXPECT_EQ(cuCtxDestroy(ctx), CUDA_SUCCESS);
+}
+
 } // namespace
