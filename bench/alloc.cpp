@@ -57,41 +57,50 @@ int main() {
       std::printf("%-10zu %-28s %12.0f %12.0f %8.2f\n", bytes, pattern, cucpu, host, cucpu / host);
     };
     CUdeviceptr d;
-    row("alloc+free", nsPerCall(rounds, [&] {
-          check(cuMemAlloc(&d, bytes));
-          check(cuMemFree(d));
-        }),
+    row("alloc+free",
+        nsPerCall(rounds,
+                  [&] {
+                    check(cuMemAlloc(&d, bytes));
+                    check(cuMemFree(d));
+                  }),
         nsPerCall(rounds, [&] { std::free(hostAlloc(bytes)); }));
     std::vector<CUdeviceptr> ds(batch);
     std::vector<void *> hs(batch);
-    row("64 allocs then 64 frees", nsPerCall(rounds / batch + 1, [&] {
-          for (auto &p : ds)
-            check(cuMemAlloc(&p, bytes));
-          for (auto p : ds)
-            check(cuMemFree(p));
-        }) / batch,
+    row("64 allocs then 64 frees",
+        nsPerCall(rounds / batch + 1,
+                  [&] {
+                    for (auto &p : ds)
+                      check(cuMemAlloc(&p, bytes));
+                    for (auto p : ds)
+                      check(cuMemFree(p));
+                  }) /
+            batch,
         nsPerCall(rounds / batch + 1, [&] {
           for (auto &p : hs)
             p = hostAlloc(bytes);
           for (auto p : hs)
             std::free(p);
         }) / batch);
-    row("alloc+write all+free", nsPerCall(rounds / 10 + 1, [&] {
-          check(cuMemAlloc(&d, bytes));
-          std::memset(reinterpret_cast<void *>(d), 1, bytes);
-          check(cuMemFree(d));
-        }),
+    row("alloc+write all+free",
+        nsPerCall(rounds / 10 + 1,
+                  [&] {
+                    check(cuMemAlloc(&d, bytes));
+                    std::memset(reinterpret_cast<void *>(d), 1, bytes);
+                    check(cuMemFree(d));
+                  }),
         nsPerCall(rounds / 10 + 1, [&] {
           void *p = hostAlloc(bytes);
           std::memset(p, 1, bytes);
           asm volatile("" : : "r"(p) : "memory");
           std::free(p);
         }));
-    row("async alloc+free, sync", nsPerCall(rounds, [&] {
-          check(cuMemAllocAsync(&d, bytes, s));
-          check(cuMemFreeAsync(d, s));
-          check(cuStreamSynchronize(s));
-        }),
+    row("async alloc+free, sync",
+        nsPerCall(rounds,
+                  [&] {
+                    check(cuMemAllocAsync(&d, bytes, s));
+                    check(cuMemFreeAsync(d, s));
+                    check(cuStreamSynchronize(s));
+                  }),
         nsPerCall(rounds, [&] { std::free(hostAlloc(bytes)); }));
   }
   cuCtxDestroy(ctx);

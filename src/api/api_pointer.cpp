@@ -20,7 +20,8 @@ void putFlag(void *data, bool value) { put(data, static_cast<unsigned>(value)); 
 CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocation *a,
                    CUdeviceptr ptr, bool many) {
   const bool device =
-      a && (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global);
+      a && (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global ||
+            a->kind == driver::MemoryKind::Mapped);
   switch (attr) {
   case CU_POINTER_ATTRIBUTE_CONTEXT:
     put(data, a ? toHandle(a->ctx) : CUcontext{});
@@ -70,10 +71,14 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
   case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
     put(data, 0ull);
     break;
-  case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
-    put(data, static_cast<int>(a ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
-                                 : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE));
+  case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: { // a mapping's CU_MEM_ACCESS_FLAGS_* are these values
+    int flags =
+        a ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+    if (a && a->kind == driver::MemoryKind::Mapped)
+      flags = static_cast<int>(a->flags);
+    put(data, flags);
     break;
+  }
   case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
     put(data, CUmemoryPool{});
     break;

@@ -217,9 +217,9 @@ CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d
 
 } // namespace cucpu::api::impl
 
-// Stream attributes and capture queries. A stream is never capturing (cuStreamBeginCapture is not supported), so capture
-// queries report CU_STREAM_CAPTURE_STATUS_NONE and, like NVIDIA's driver, leave the other
-// outputs alone.
+// Stream attributes and capture queries. A stream is never capturing (cuStreamBeginCapture is not
+// supported), so capture queries report CU_STREAM_CAPTURE_STATUS_NONE and, like NVIDIA's driver,
+// leave the other outputs alone.
 namespace cucpu::api::impl {
 namespace {
 

@@ -14,8 +14,8 @@ namespace {
 // Size classes of slab blocks: powers of two below 256 bytes (device malloc), then steps of at
 // most 1.5x, every one a multiple of 256 so that cuMemAlloc's alignment holds in every slot.
 constexpr std::array<size_t, DeviceArena::kClassCount> kClasses = {
-    16,   32,   64,    128,   256,   512,   768,   1024,  1536,  2048,
-    3072, 4096, 6144,  8192,  12288, 16384, 24576, 32768, 49152, DeviceArena::kLargestClass};
+    16,   32,   64,   128,  256,   512,   768,   1024,  1536,  2048,
+    3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, DeviceArena::kLargestClass};
 static_assert(kClasses.back() == DeviceArena::kLargestClass);
 
 constexpr size_t kZoneBytes = size_t(64) << 30;
@@ -177,7 +177,8 @@ void *DeviceArena::allocateInSlab(unsigned cls, Owner owner) {
   std::vector<Slab *> &list = partial_[static_cast<int>(owner)][cls];
   Slab *&empty = empty_[static_cast<int>(owner)][cls];
   if (list.empty() && empty &&
-      mprotect(reinterpret_cast<void *>(empty->base), slabBytes(cls), PROT_READ | PROT_WRITE) == 0) {
+      mprotect(reinterpret_cast<void *>(empty->base), slabBytes(cls), PROT_READ | PROT_WRITE) ==
+          0) {
     empty->partial = true;
     list.push_back(empty);
     empty = nullptr;
@@ -281,6 +282,17 @@ bool DeviceArena::release(void *ptr, Owner owner, size_t *size) {
   if (size)
     *size = kClasses[cls];
   return true;
+}
+
+uintptr_t DeviceArena::reserve(size_t bytes, size_t alignment) {
+  std::lock_guard lk(mutex_);
+  return takeAddressSpace(bytes + kPage, alignment);
+}
+
+void DeviceArena::unreserve(uintptr_t base, size_t bytes) {
+  std::lock_guard lk(mutex_);
+  mmap(reinterpret_cast<void *>(base), bytes, PROT_NONE, kAnonymous | MAP_FIXED, -1, 0);
+  addRange(freeRanges_, base, bytes + kPage);
 }
 
 bool DeviceArena::blockOf(uintptr_t address, uintptr_t *base, size_t *size) const {

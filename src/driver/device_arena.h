@@ -36,6 +36,11 @@ public:
   // Frees a block `allocate` returned to `owner`; false (and nothing freed) for any other
   // address. `*size` (if given) receives the block's size.
   bool release(void *p, Owner owner = Owner::Driver, size_t *size = nullptr);
+  // Address space alone, inaccessible, for virtual memory management: `bytes` (whole pages)
+  // aligned to `alignment` and followed by an unmapped page; 0 when none is left.
+  uintptr_t reserve(size_t bytes, size_t alignment);
+  // Makes a reserved range inaccessible again (dropping what was mapped there) and returns it.
+  void unreserve(uintptr_t base, size_t bytes);
   // The live block containing `address`: its base and size.
   bool blockOf(uintptr_t address, uintptr_t *base, size_t *size) const;
   // Bytes of address space reserved and bytes in live blocks (for tests and logs).
@@ -68,7 +73,7 @@ private:
   // Per owner and class, one emptied slab kept with its pages, inaccessible (as a GPU unmaps
   // the page of its last freed small allocation), made accessible again when the class needs it.
   Slab *empty_[2][kClassCount] = {};
-  std::map<uintptr_t, Large> largeBlocks_;       // spans handed out whole
+  std::map<uintptr_t, Large> largeBlocks_; // spans handed out whole
   // Freed large spans keep their pages, inaccessible, for a later block of the same size: a
   // program that frees and allocates again pays no page faults, and stale accesses still fault.
   struct Retired {

@@ -119,6 +119,36 @@ CUresult MemoryTracker::unregisterHost(void *ptr) {
                CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, used_);
 }
 
+CUresult MemoryTracker::charge(size_t bytes, size_t capacity) {
+  std::lock_guard lk(mutex_);
+  if (used_ + bytes > capacity || used_ + bytes < used_)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  used_ += bytes;
+  return CUDA_SUCCESS;
+}
+
+void MemoryTracker::refund(size_t bytes) {
+  std::lock_guard lk(mutex_);
+  used_ -= bytes;
+}
+
+void MemoryTracker::trackMapping(Context *ctx, uintptr_t base, size_t bytes, unsigned access) {
+  {
+    std::lock_guard lk(mutex_);
+    if (auto it = allocations_.find(base);
+        it != allocations_.end() && it->second.kind == MemoryKind::Mapped) {
+      it->second.flags = access; // the same mapping, another access
+      return;
+    }
+  }
+  insert(Allocation{base, bytes, 0, ctx, MemoryKind::Mapped, access, 0, false});
+}
+
+void MemoryTracker::untrackMapping(uintptr_t base) {
+  std::lock_guard lk(mutex_);
+  erase(allocations_, base, MemoryKind::Mapped, CUDA_SUCCESS, used_);
+}
+
 void MemoryTracker::trackGlobal(Context *ctx, void *ptr, size_t bytes) {
   insert(Allocation{reinterpret_cast<uintptr_t>(ptr), bytes, 0, ctx, MemoryKind::Global, 0, 0,
                     false}); // already tracked: nothing to do
@@ -136,8 +166,16 @@ bool MemoryTracker::find(uintptr_t ptr, size_t bytes, Allocation *out) const {
     return false;
   --it;
   const Allocation &a = it->second;
-  if (ptr < a.base || ptr - a.base >= a.size || bytes > a.size - (ptr - a.base))
+  if (ptr < a.base || ptr - a.base >= a.size)
     return false;
+  // Adjacent mappings of a reservation are one range to copies, as on a GPU.
+  for (auto last = it; bytes > last->second.base + last->second.size - ptr; ++last) {
+    auto next = std::next(last);
+    if (last->second.kind != MemoryKind::Mapped || next == allocations_.end() ||
+        next->second.kind != MemoryKind::Mapped ||
+        next->first != last->second.base + last->second.size)
+      return false;
+  }
   if (out)
     *out = a;
   return true;

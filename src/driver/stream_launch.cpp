@@ -57,15 +57,15 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
       return CUDA_ERROR_INVALID_VALUE;
     args->bytes.assign(static_cast<const unsigned char *>(buf),
                        static_cast<const unsigned char *>(buf) + args->bufferSize);
-    args->extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, args->bytes.data(),
-                   CU_LAUNCH_PARAM_BUFFER_SIZE, &args->bufferSize, CU_LAUNCH_PARAM_END};
+    args->extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, args->bytes.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &args->bufferSize, CU_LAUNCH_PARAM_END};
   } else if (size_t offset, size; f->param(0, &offset, &size)) {
     return CUDA_ERROR_INVALID_VALUE; // parameters, but none given
   }
   s->enqueue([s, f, cfg, args] {
-    CUresult r = launchKernel(s->context(), f, cfg,
-                              args->pointers.empty() ? nullptr : args->pointers.data(),
-                              args->extra.empty() ? nullptr : args->extra.data());
+    CUresult r =
+        launchKernel(s->context(), f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
+                     args->extra.empty() ? nullptr : args->extra.data());
     if (r != CUDA_SUCCESS) {
       log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
                  f->name(), static_cast<int>(r));

@@ -1,8 +1,9 @@
-// The legacy default stream as an H100 with driver 580 runs it (tests/gpu/record_legacy_stream.cpp):
-// launches on stream 0 return at once, so a kernel can wait for the host; blocking streams follow
-// earlier stream-0 work and stream 0 follows earlier blocking-stream work, non-blocking streams
-// run beside it; events recorded on stream 0 complete with its work. Streams and events of a
-// destroyed context are invalid handles (NVIDIA's driver crashes on some of those event calls).
+// The legacy default stream as an H100 with driver 580 runs it
+// (tests/gpu/record_legacy_stream.cpp): launches on stream 0 return at once, so a kernel can wait
+// for the host; blocking streams follow earlier stream-0 work and stream 0 follows earlier
+// blocking-stream work, non-blocking streams run beside it; events recorded on stream 0 complete
+// with its work. Streams and events of a destroyed context are invalid handles (NVIDIA's driver
+// crashes on some of those event calls).
 #include <cuda.h>
 #include <gtest/gtest.h>
 

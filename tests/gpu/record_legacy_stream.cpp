@@ -44,9 +44,9 @@ unsigned long long word(CUdeviceptr d) {
 // Each call on a stream and an event of a destroyed context, in a process of its own (NVIDIA's
 // driver crashes on some of them).
 void destroyedContext() {
-  const char *names[] = {"cuStreamQuery", "cuStreamSynchronize", "cuStreamDestroy",
-                         "cuEventQuery", "cuEventSynchronize", "cuEventRecord(e, 0)",
-                         "cuStreamWaitEvent(0, e)", "cuEventDestroy"};
+  const char *names[] = {
+      "cuStreamQuery",      "cuStreamSynchronize", "cuStreamDestroy",         "cuEventQuery",
+      "cuEventSynchronize", "cuEventRecord(e, 0)", "cuStreamWaitEvent(0, e)", "cuEventDestroy"};
   for (int call = 0; call < 8; ++call) {
     if (pid_t pid = fork(); pid != 0) {
       int status = 0;
@@ -169,8 +169,7 @@ int main(int argc, char **argv) {
   startSpin(nonBlocking, 300000000ull, flag);
   t0 = Clock::now();
   SHOW(cuStreamSynchronize(nullptr));
-  std::printf("D: cuStreamSynchronize(0) with a busy non-blocking stream: %s\n",
-              when(msSince(t0)));
+  std::printf("D: cuStreamSynchronize(0) with a busy non-blocking stream: %s\n", when(msSince(t0)));
   SHOW(cuCtxSynchronize());
 
   // E. Events on stream 0.

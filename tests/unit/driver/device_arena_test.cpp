@@ -14,8 +14,9 @@ namespace {
 
 TEST(DeviceArena, BlocksAreAlignedAndSizedByClass) {
   DeviceArena arena;
-  for (size_t bytes : std::initializer_list<size_t>{1, 16, 17, 100, 255, 256, 257, 1000, 4096, 5000, 65536, 65537, 300000,
-                       2u << 20, (2u << 20) + 1}) {
+  for (size_t bytes :
+       std::initializer_list<size_t>{1, 16, 17, 100, 255, 256, 257, 1000, 4096, 5000, 65536, 65537,
+                                     300000, 2u << 20, (2u << 20) + 1}) {
     size_t taken = 0;
     void *p = arena.allocate(bytes, &taken);
     ASSERT_NE(p, nullptr) << bytes;

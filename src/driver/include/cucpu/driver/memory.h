@@ -19,6 +19,7 @@ enum class MemoryKind {
   Host,       // cuMemAllocHost / cuMemHostAlloc: page-locked host memory owned by the driver
   Registered, // cuMemHostRegister: the caller's memory, only tracked
   Global,     // a module's .global/.const variable: owned by the module, only tracked
+  Mapped,     // a virtual memory mapping made accessible (cuMemSetAccess): only tracked
 };
 
 struct Allocation {
@@ -27,7 +28,8 @@ struct Allocation {
   size_t reserved = 0; // bytes taken from the device's capacity (device memory: its arena block)
   Context *ctx = nullptr;
   MemoryKind kind = MemoryKind::Device;
-  unsigned flags = 0;        // CU_MEMHOSTALLOC_* / CU_MEMHOSTREGISTER_* of host memory
+  unsigned flags = 0; // CU_MEMHOSTALLOC_* / CU_MEMHOSTREGISTER_* of host memory, or a mapping's
+                      // CU_MEM_ACCESS_FLAGS_*
   unsigned long long id = 0; // unique for the process (CU_POINTER_ATTRIBUTE_BUFFER_ID)
   bool syncMemops = false;   // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
   bool managed = false;      // cuMemAllocManaged (device memory the host may use too)
@@ -52,6 +54,12 @@ public:
   CUresult registerHost(Context *ctx, void *ptr, size_t bytes, unsigned flags);
   // HOST_MEMORY_NOT_REGISTERED unless `ptr` is the base of a registered range.
   CUresult unregisterHost(void *ptr);
+  // Physical memory of virtual memory management, counted against the device's capacity.
+  CUresult charge(size_t bytes, size_t capacity);
+  void refund(size_t bytes);
+  // A mapping, tracked while it is accessible with `access` (CU_MEM_ACCESS_FLAGS_*).
+  void trackMapping(Context *ctx, uintptr_t base, size_t bytes, unsigned access);
+  void untrackMapping(uintptr_t base);
   // A module variable, tracked from its first lookup until the module is unloaded.
   void trackGlobal(Context *ctx, void *ptr, size_t bytes);
   void untrackGlobal(void *ptr);
