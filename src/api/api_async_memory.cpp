@@ -1,5 +1,7 @@
 // Entry points: stream-ordered copies, memsets and allocations; managed allocations and their
 // attachment to streams (advice and prefetches are in api_managed_memory.cpp).
+#include "cucpu/driver/context.h"
+#include "cucpu/driver/mem_pool.h"
 #include "device_ptr.h"
 #include "entry_points.h"
 #include "stream_ref.h"
@@ -88,8 +90,8 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
     *dptr = 0;
     return CUDA_SUCCESS;
   }
-  // The device's default pool hands out memory at once; it is usable in stream order.
-  return driver::memory().allocate(c, bytes, dptr);
+  // The device's current pool hands out memory at once; it is usable in stream order.
+  return driver::currentPool(c->device())->allocate(c, bytes, dptr);
 }
 
 CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
@@ -99,9 +101,12 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
     return r;
   if (dptr == 0) // freeing nothing is allowed, as with the driver
     return CUDA_SUCCESS;
-  if (!validDevice(dptr, 1))
+  driver::Allocation a;
+  if (!driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind != driver::MemoryKind::Device)
     return CUDA_ERROR_INVALID_VALUE;
-  return submit(c, s, [dptr] { driver::memory().free(dptr); });
+  if (a.pool)
+    a.pool->unuse(a.size);
+  return submit(c, s, [dptr] { driver::memory().freeInStreamOrder(dptr); });
 }
 
 // Managed memory is host memory that every stream and the host may touch at any time: attaching

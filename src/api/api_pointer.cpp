@@ -80,7 +80,7 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
     break;
   }
   case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-    put(data, CUmemoryPool{});
+    put(data, a ? reinterpret_cast<CUmemoryPool>(a->pool) : CUmemoryPool{});
     break;
   case CU_POINTER_ATTRIBUTE_P2P_TOKENS: // no GPUDirect peers: zero tokens, as an H100 gives
     put(data, CUDA_POINTER_ATTRIBUTE_P2P_TOKENS{});

@@ -204,6 +204,13 @@ void *DeviceArena::allocateInSlab(unsigned cls, Owner owner) {
   return reinterpret_cast<void *>(s.base + i * kClasses[cls]);
 }
 
+size_t DeviceArena::blockSize(size_t bytes) {
+  if (bytes <= kLargestClass)
+    return kClasses[classOf(bytes)];
+  const size_t rounded = alignUp(bytes, bytes >= kHugePage ? kHugePage : kPage);
+  return rounded < bytes ? 0 : rounded;
+}
+
 void *DeviceArena::allocate(size_t bytes, size_t *taken, Owner owner) {
   if (bytes == 0)
     return nullptr;

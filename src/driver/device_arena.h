@@ -30,6 +30,8 @@ public:
   DeviceArena &operator=(const DeviceArena &) = delete;
   ~DeviceArena();
 
+  // The size of the block `allocate` gives for `bytes` (0 if too large).
+  static size_t blockSize(size_t bytes);
   // A block of at least `bytes` (> 0), aligned to 256 bytes or to its size class below that;
   // `*taken` is the block's size. Null when the address space or the host's memory runs out.
   void *allocate(size_t bytes, size_t *taken, Owner owner = Owner::Driver);

@@ -116,6 +116,7 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
   case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: v = 1; break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: v = 1; break;
   case CU_DEVICE_ATTRIBUTE_NUMA_ID:
   case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: v = -1; break;
   default:

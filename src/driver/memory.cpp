@@ -3,10 +3,12 @@
 #include "cucpu/driver/memory.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/mem_pool.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace cucpu::driver {
 namespace {
@@ -16,21 +18,13 @@ namespace {
 // writes 40 bytes into one).
 constexpr size_t kMinimumBlock = 256;
 
+// Frees an allocation's memory (called without the tracker's lock: a pool takes its own locks and
+// the tracker's).
 void release(const Allocation &a) {
-  if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
+  if (a.pool)
+    a.pool->releaseBlock(a.base, a.block);
+  else if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
     deviceArena().release(reinterpret_cast<void *>(a.base));
-}
-
-// Removes the allocation based at `base` if it is of `kind`.
-template <typename M>
-CUresult erase(M &map, uintptr_t base, MemoryKind kind, CUresult missing, size_t &used) {
-  auto it = map.find(base);
-  if (it == map.end() || it->second.kind != kind)
-    return missing;
-  used -= it->second.reserved;
-  release(it->second);
-  map.erase(it);
-  return CUDA_SUCCESS;
 }
 
 } // namespace
@@ -101,22 +95,56 @@ CUresult MemoryTracker::registerHost(Context *ctx, void *ptr, size_t bytes, unsi
   return insert(Allocation{base, bytes, 0, ctx, MemoryKind::Registered, flags, 0, false});
 }
 
-CUresult MemoryTracker::free(CUdeviceptr ptr) {
+bool MemoryTracker::remove(uintptr_t base, MemoryKind kind, Allocation *out) {
   std::lock_guard lk(mutex_);
-  return erase(allocations_, static_cast<uintptr_t>(ptr), MemoryKind::Device,
-               CUDA_ERROR_INVALID_VALUE, used_);
+  auto it = allocations_.find(base);
+  if (it == allocations_.end() || it->second.kind != kind)
+    return false;
+  used_ -= it->second.reserved;
+  *out = it->second;
+  allocations_.erase(it);
+  return true;
+}
+
+CUresult MemoryTracker::removeAndRelease(uintptr_t base, MemoryKind kind, CUresult missing) {
+  Allocation a;
+  if (!remove(base, kind, &a))
+    return missing;
+  release(a);
+  return CUDA_SUCCESS;
+}
+
+CUresult MemoryTracker::free(CUdeviceptr ptr) {
+  return removeAndRelease(ptr, MemoryKind::Device, CUDA_ERROR_INVALID_VALUE);
+}
+
+CUresult MemoryTracker::freeInStreamOrder(CUdeviceptr ptr) {
+  Allocation a;
+  if (!remove(ptr, MemoryKind::Device, &a))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (a.pool)
+    a.pool->recycle(a.base, a.block);
+  else
+    release(a);
+  return CUDA_SUCCESS;
 }
 
 CUresult MemoryTracker::freeHost(void *ptr) {
-  std::lock_guard lk(mutex_);
-  return erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Host,
-               CUDA_ERROR_INVALID_VALUE, used_);
+  return removeAndRelease(reinterpret_cast<uintptr_t>(ptr), MemoryKind::Host,
+                          CUDA_ERROR_INVALID_VALUE);
 }
 
 CUresult MemoryTracker::unregisterHost(void *ptr) {
-  std::lock_guard lk(mutex_);
-  return erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Registered,
-               CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, used_);
+  return removeAndRelease(reinterpret_cast<uintptr_t>(ptr), MemoryKind::Registered,
+                          CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+}
+
+void MemoryTracker::trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, size_t block,
+                                   MemPool *pool) {
+  Allocation a{base, bytes, 0, ctx, MemoryKind::Device, 0, 0, false};
+  a.pool = pool;
+  a.block = block;
+  insert(a);
 }
 
 CUresult MemoryTracker::charge(size_t bytes, size_t capacity) {
@@ -145,8 +173,7 @@ void MemoryTracker::trackMapping(Context *ctx, uintptr_t base, size_t bytes, uns
 }
 
 void MemoryTracker::untrackMapping(uintptr_t base) {
-  std::lock_guard lk(mutex_);
-  erase(allocations_, base, MemoryKind::Mapped, CUDA_SUCCESS, used_);
+  removeAndRelease(base, MemoryKind::Mapped, CUDA_SUCCESS);
 }
 
 void MemoryTracker::trackGlobal(Context *ctx, void *ptr, size_t bytes) {
@@ -155,8 +182,7 @@ void MemoryTracker::trackGlobal(Context *ctx, void *ptr, size_t bytes) {
 }
 
 void MemoryTracker::untrackGlobal(void *ptr) {
-  std::lock_guard lk(mutex_);
-  erase(allocations_, reinterpret_cast<uintptr_t>(ptr), MemoryKind::Global, CUDA_SUCCESS, used_);
+  removeAndRelease(reinterpret_cast<uintptr_t>(ptr), MemoryKind::Global, CUDA_SUCCESS);
 }
 
 bool MemoryTracker::find(uintptr_t ptr, size_t bytes, Allocation *out) const {
@@ -198,16 +224,21 @@ bool MemoryTracker::update(uintptr_t ptr, const std::function<void(Allocation &)
 }
 
 void MemoryTracker::releaseContext(Context *ctx) {
-  std::lock_guard lk(mutex_);
-  for (auto it = allocations_.begin(); it != allocations_.end();) {
-    if (it->second.ctx == ctx) {
-      used_ -= it->second.reserved;
-      release(it->second);
-      it = allocations_.erase(it);
-    } else {
-      ++it;
+  std::vector<Allocation> gone;
+  {
+    std::lock_guard lk(mutex_);
+    for (auto it = allocations_.begin(); it != allocations_.end();) {
+      if (it->second.ctx == ctx) {
+        used_ -= it->second.reserved;
+        gone.push_back(it->second);
+        it = allocations_.erase(it);
+      } else {
+        ++it;
+      }
     }
   }
+  for (const Allocation &a : gone)
+    release(a);
 }
 
 size_t MemoryTracker::used() const {

@@ -2,6 +2,7 @@
 #include "cucpu/driver/stream.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/mem_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -218,6 +219,7 @@ void Stream::drain() {
 
 CUresult Stream::synchronize() {
   drain();
+  trimPoolsToThresholds(); // a synchronisation point of the stream-ordered allocator
   std::lock_guard lk(mutex_);
   CUresult e = error_;
   error_ = CUDA_SUCCESS;
@@ -263,6 +265,7 @@ void Event::synchronize() {
   auto [progress, seq] = point();
   if (progress)
     progress->waitFor(seq);
+  trimPoolsToThresholds();
 }
 
 std::pair<std::shared_ptr<Progress>, unsigned long long> Event::point() {

@@ -22,6 +22,7 @@ $cxx "$root/tests/gpu/record_launch_ex.cpp" -o /tmp/record_launch_ex $lib
 $cxx "$root/tests/gpu/record_free_sync.cpp" -o /tmp/record_free_sync $lib
 $cxx "$root/tests/gpu/record_arena.cpp" -o /tmp/record_arena $lib
 $cxx "$root/tests/gpu/record_vmm.cpp" -o /tmp/record_vmm $lib
+$cxx "$root/tests/gpu/record_pools.cpp" -o /tmp/record_pools $lib
 $cxx "$root/tests/gpu/record_legacy_stream.cpp" -o /tmp/record_legacy_stream $lib -pthread
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
@@ -38,8 +39,10 @@ $cxx "$root/tests/gpu/record_legacy_stream.cpp" -o /tmp/record_legacy_stream $li
   >"$out/launch_ex.txt" 2>&1 || true
 /tmp/record_free_sync "$root/tests/api/free/spin.ptx" >"$out/free_sync.txt" 2>&1 || true
 /tmp/record_arena "$root/tests/api/arena/poke.ptx" >"$out/arena.txt" 2>&1 || true
-# Its output is tests/gpu/answers/vmm.txt, which api_vmm_answers compares with cucpu's.
+# Their outputs are tests/gpu/answers/{vmm,pools}.txt, which api_vmm_answers and api_pool_answers
+# compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
+/tmp/record_pools >"$out/pools.txt" || true
 /tmp/record_legacy_stream "$root/tests/api/free/spin.ptx" "$root/tests/api/stream0/waiters.ptx" \
   >"$out/legacy_stream.txt" 2>&1 || true
 # cucpu's NVRTC/nvJitLink front ends on NVIDIA's driver, against NVIDIA's own libraries: pass the

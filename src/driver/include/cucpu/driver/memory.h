@@ -13,6 +13,7 @@
 namespace cucpu::driver {
 
 class Context;
+class MemPool;
 
 enum class MemoryKind {
   Device,     // cuMemAlloc*: counted against the device's capacity
@@ -38,6 +39,9 @@ struct Allocation {
   int preferredLocation = CU_DEVICE_INVALID; // a device ordinal or CU_DEVICE_CPU
   uint64_t accessedBy = 0;                   // bit d: device d; bit 63: the CPU
   int lastPrefetch = CU_DEVICE_INVALID;
+  // A pool's block (cuMemAllocAsync): its pool and the block's size.
+  MemPool *pool = nullptr;
+  size_t block = 0;
 };
 
 class MemoryTracker {
@@ -46,6 +50,10 @@ public:
   CUresult allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed = false);
   // `ptr` must be the base of a live device allocation.
   CUresult free(CUdeviceptr ptr);
+  // cuMemFreeAsync reaching its turn: a pool's block goes back to its pool, other memory is freed.
+  CUresult freeInStreamOrder(CUdeviceptr ptr);
+  // A block a pool hands out, tracked as device memory.
+  void trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, size_t block, MemPool *pool);
   // Page-locked host memory (every host allocation is mapped: its device pointer is itself).
   CUresult allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out);
   // `ptr` must be the base of a live host allocation.
@@ -75,6 +83,9 @@ public:
 
 private:
   CUresult insert(Allocation a);
+  // Takes the allocation based at `base` of `kind` out of the map.
+  bool remove(uintptr_t base, MemoryKind kind, Allocation *out);
+  CUresult removeAndRelease(uintptr_t base, MemoryKind kind, CUresult missing);
   mutable std::mutex mutex_;
   std::map<uintptr_t, Allocation> allocations_; // keyed by base
   size_t used_ = 0;

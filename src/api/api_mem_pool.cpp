@@ -1,0 +1,231 @@
+// Entry points: stream-ordered memory pools (driver/mem_pool.cpp does the work). The answers are
+// an H200's with driver 580 (tests/gpu/record_pools.cpp, tests/gpu/answers/pools.txt); pools are
+// not exportable (MEMPOOL_SUPPORTED_HANDLE_TYPES is 0), so export and import refuse.
+#include "cucpu/driver/context.h"
+#include "cucpu/driver/device.h"
+#include "cucpu/driver/mem_pool.h"
+#include "entry.h"
+#include "entry_points.h"
+#include "stream_ref.h"
+
+namespace cucpu::api::impl {
+namespace {
+
+CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
+  auto *p = reinterpret_cast<driver::MemPool *>(h);
+  if (!driver::isLivePool(p))
+    return CUDA_ERROR_INVALID_VALUE;
+  *out = p;
+  return CUDA_SUCCESS;
+}
+
+CUmemoryPool handleOf(driver::MemPool *p) { return reinterpret_cast<CUmemoryPool>(p); }
+
+// The device a pool location names (device locations only: host pools are not offered).
+CUresult deviceAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Device **out) {
+  if (!loc || type != CU_MEM_ALLOCATION_TYPE_PINNED)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  return deviceOf(loc->id, out);
+}
+
+CUresult allocFromPool(CUdeviceptr *dptr, size_t bytes, CUmemoryPool h, CUstream stream,
+                       bool perThread) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  driver::MemPool *pool;
+  if (!dptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = poolOf(h, &pool); r != CUDA_SUCCESS)
+    return r;
+  if (bytes == 0) { // as NVIDIA's driver: nothing allocated, no error
+    *dptr = 0;
+    return CUDA_SUCCESS;
+  }
+  return pool->allocate(c, bytes, dptr);
+}
+
+} // namespace
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!pool_out)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool_out = handleOf(driver::defaultPool(d));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool = handleOf(driver::currentPool(d));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
+  driver::Device *d;
+  driver::MemPool *p;
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (p->device() != d)
+    return CUDA_ERROR_INVALID_DEVICE;
+  driver::setCurrentPool(d, p);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
+                                CUmemAllocationType type) {
+  driver::Device *d;
+  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+    return r;
+  return impl::cuDeviceGetDefaultMemPool(pool_out, d->ordinal());
+}
+
+CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type) {
+  driver::Device *d;
+  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+    return r;
+  return impl::cuDeviceGetMemPool(pool, d->ordinal());
+}
+
+CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool) {
+  driver::Device *d;
+  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+    return r;
+  return impl::cuDeviceSetMemPool(d->ordinal(), pool);
+}
+
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Device *d;
+  if (deviceOf(props->location.id, &d) != CUDA_SUCCESS)
+    return CUDA_ERROR_INVALID_VALUE; // an H200 answers so for a device that does not exist
+  if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+    return CUDA_ERROR_NOT_SUPPORTED; // not exportable here
+  *pool = handleOf(driver::createPool(d, *props));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolDestroy(CUmemoryPool pool) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  return driver::destroyPool(reinterpret_cast<driver::MemPool *>(pool));
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  return p->getAttribute(attr, value);
+}
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE; // (NVIDIA's driver crashes)
+  return p->setAttribute(attr, value);
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  p->trimTo(minBytesToKeep);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!map)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) {
+    driver::Device *d;
+    if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = deviceOf(map[i].location.id, &d); r != CUDA_SUCCESS)
+      return r;
+    if (CUresult r = p->setAccess(d->ordinal(), map[i].flags); r != CUDA_SUCCESS)
+      return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
+                            CUmemLocation *location) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(memPool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Device *d;
+  if (CUresult r = deviceOf(location->id, &d); r != CUDA_SUCCESS)
+    return r;
+  *flags = p->access(d->ordinal());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
+                                          CUmemAllocationHandleType handleType,
+                                          unsigned long long flags) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  (void)handle_out, (void)handleType, (void)flags;
+  return CUDA_ERROR_INVALID_VALUE; // created without handle types, as every pool here is
+}
+
+CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle,
+                                            CUmemAllocationHandleType handleType,
+                                            unsigned long long flags) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  (void)pool_out, (void)handle, (void)handleType, (void)flags;
+  return CUDA_ERROR_INVALID_VALUE; // no pool is exported
+}
+
+CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  (void)shareData_out, (void)ptr;
+  return CUDA_ERROR_INVALID_VALUE; // no pool is exportable
+}
+
+CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
+                                CUmemPoolPtrExportData *shareData) {
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  (void)ptr_out, (void)shareData;
+  return CUDA_ERROR_INVALID_VALUE; // an imported pool only
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                 CUstream hStream) {
+  return allocFromPool(dptr, bytesize, pool, hStream, false);
+}
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                      CUstream hStream) {
+  return allocFromPool(dptr, bytesize, pool, hStream, true);
+}
+
+} // namespace cucpu::api::impl

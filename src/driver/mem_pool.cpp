@@ -1,0 +1,294 @@
+// Stream-ordered memory pools: arena blocks, a cache of freed ones, the pool registry.
+#include "cucpu/driver/mem_pool.h"
+
+#include "cucpu/driver/device.h"
+#include "cucpu/driver/memory.h"
+#include "cucpu/support/log.h"
+#include "device_arena.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+namespace cucpu::driver {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<const MemPool *, std::unique_ptr<MemPool>> pools; // live and doomed ones
+  std::unordered_map<const MemPool *, bool> doomed; // destroyed, waiting for their blocks
+  std::unordered_map<const Device *, MemPool *> defaults, current;
+};
+
+Registry &registry() {
+  static auto *r = new Registry();
+  return *r;
+}
+
+// The block sizes a request takes: 256 bytes at least, as cuMemAlloc's.
+size_t blockFor(size_t bytes) { return DeviceArena::blockSize(std::max<size_t>(bytes, 256)); }
+
+// Deletes a destroyed pool once its last block is back.
+void collect(MemPool *pool) {
+  Registry &r = registry();
+  std::unique_ptr<MemPool> gone;
+  {
+    std::lock_guard lk(r.mutex);
+    auto it = r.doomed.find(pool);
+    if (it == r.doomed.end() || pool->liveBlocks() != 0)
+      return;
+    r.doomed.erase(it);
+    auto p = r.pools.find(pool);
+    gone = std::move(p->second);
+    r.pools.erase(p);
+  }
+  gone->trimTo(0);
+}
+
+} // namespace
+
+CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
+  const size_t block = blockFor(bytes);
+  if (block == 0 || block > device_->totalMemory())
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  uintptr_t base = 0;
+  {
+    std::lock_guard lk(mutex_);
+    if (auto it = cache_.find(block); it != cache_.end()) {
+      base = it->second;
+      cache_.erase(it);
+    }
+  }
+  if (!base) {
+    if (CUresult r = memory().charge(block, device_->totalMemory()); r != CUDA_SUCCESS)
+      return r;
+    size_t taken = 0;
+    base = reinterpret_cast<uintptr_t>(deviceArena().allocate(block, &taken));
+    if (!base) {
+      memory().refund(block);
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    std::lock_guard lk(mutex_);
+    reserved_ += block;
+    reservedHigh_ = std::max(reservedHigh_, reserved_);
+  }
+  {
+    std::lock_guard lk(mutex_);
+    used_ += bytes;
+    usedHigh_ = std::max(usedHigh_, used_);
+    ++live_;
+  }
+  memory().trackPoolBlock(ctx, base, bytes, block, this);
+  *out = base;
+  return CUDA_SUCCESS;
+}
+
+void MemPool::unuse(size_t requested) {
+  std::lock_guard lk(mutex_);
+  used_ -= requested;
+}
+
+void MemPool::recycle(uintptr_t base, size_t block) {
+  {
+    std::lock_guard lk(mutex_);
+    --live_;
+    cache_.emplace(block, base);
+  }
+  collect(this);
+}
+
+void MemPool::releaseBlock(uintptr_t base, size_t block) {
+  {
+    std::lock_guard lk(mutex_);
+    --live_;
+  }
+  giveBack(base, block);
+  collect(this);
+}
+
+void MemPool::giveBack(uintptr_t base, size_t block) {
+  deviceArena().release(reinterpret_cast<void *>(base));
+  memory().refund(block);
+  std::lock_guard lk(mutex_);
+  reserved_ -= block;
+}
+
+void MemPool::trimTo(size_t keep) {
+  for (;;) {
+    std::pair<size_t, uintptr_t> victim;
+    {
+      std::lock_guard lk(mutex_);
+      if (reserved_ <= keep || cache_.empty())
+        return;
+      auto it = std::prev(cache_.end()); // the largest first
+      victim = *it;
+      cache_.erase(it);
+    }
+    giveBack(victim.second, victim.first);
+  }
+}
+
+void MemPool::trimToThreshold() {
+  cuuint64_t keep;
+  {
+    std::lock_guard lk(mutex_);
+    keep = threshold_;
+  }
+  trimTo(static_cast<size_t>(std::min<cuuint64_t>(keep, SIZE_MAX)));
+}
+
+unsigned long long MemPool::liveBlocks() {
+  std::lock_guard lk(mutex_);
+  return live_;
+}
+
+CUresult MemPool::getAttribute(CUmemPool_attribute attr, void *value) {
+  std::lock_guard lk(mutex_);
+  auto put = [&](cuuint64_t v) { std::memcpy(value, &v, sizeof v); };
+  switch (attr) {
+  case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+  case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+  case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+    std::memcpy(value, &reuse_[attr - 1], sizeof(int));
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+    put(threshold_);
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+    put(reserved_);
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+    put(reservedHigh_);
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+    put(used_);
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+    put(usedHigh_);
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult MemPool::setAttribute(CUmemPool_attribute attr, const void *value) {
+  std::lock_guard lk(mutex_);
+  cuuint64_t v = 0;
+  switch (attr) {
+  case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+  case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+  case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: {
+    int flag;
+    std::memcpy(&flag, value, sizeof flag);
+    reuse_[attr - 1] = flag != 0; // every block is free of pending work when reused here
+    return CUDA_SUCCESS;
+  }
+  case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+    std::memcpy(&threshold_, value, sizeof threshold_);
+    return CUDA_SUCCESS;
+  case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: // may only be reset, to the current value
+  case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+    std::memcpy(&v, value, sizeof v);
+    if (v != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+    (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? usedHigh_ : reservedHigh_) =
+        attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? used_ : reserved_;
+    return CUDA_SUCCESS;
+  default: // the current values are read-only
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUmemAccess_flags MemPool::access(int ordinal) {
+  if (ordinal == device_->ordinal())
+    return CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  std::lock_guard lk(mutex_);
+  auto it = peers_.find(ordinal);
+  return it == peers_.end() ? CU_MEM_ACCESS_FLAGS_PROT_NONE : it->second;
+}
+
+CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
+  // What an H200 answers for its own device: read-only cannot be, none names no peer.
+  if (flags == CU_MEM_ACCESS_FLAGS_PROT_READ)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (ordinal == device_->ordinal())
+    return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  if (flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lk(mutex_);
+  peers_[ordinal] = flags; // every device is the same CPU: recorded, nothing to map
+  return CUDA_SUCCESS;
+}
+
+MemPool *defaultPool(Device *device) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  MemPool *&p = r.defaults[device];
+  if (!p) {
+    CUmemPoolProps props{};
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location = {CU_MEM_LOCATION_TYPE_DEVICE, device->ordinal()};
+    auto pool = std::make_unique<MemPool>(device, props);
+    p = pool.get();
+    r.pools[p] = std::move(pool);
+  }
+  return p;
+}
+
+MemPool *currentPool(Device *device) {
+  {
+    Registry &r = registry();
+    std::lock_guard lk(r.mutex);
+    if (auto it = r.current.find(device); it != r.current.end())
+      return it->second;
+  }
+  return defaultPool(device);
+}
+
+void setCurrentPool(Device *device, MemPool *pool) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  r.current[device] = pool;
+}
+
+MemPool *createPool(Device *device, const CUmemPoolProps &props) {
+  auto pool = std::make_unique<MemPool>(device, props);
+  MemPool *p = pool.get();
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  r.pools[p] = std::move(pool);
+  return p;
+}
+
+CUresult destroyPool(MemPool *pool) {
+  {
+    Registry &r = registry();
+    std::lock_guard lk(r.mutex);
+    if (!r.pools.count(pool) || r.doomed.count(pool))
+      return CUDA_ERROR_INVALID_VALUE;
+    for (auto &[device, p] : r.defaults)
+      if (p == pool)
+        return CUDA_ERROR_INVALID_VALUE; // a device's default pool stays
+    for (auto it = r.current.begin(); it != r.current.end();)
+      it = it->second == pool ? r.current.erase(it) : std::next(it);
+    r.doomed[pool] = true;
+  }
+  collect(pool);
+  return CUDA_SUCCESS;
+}
+
+bool isLivePool(const MemPool *pool) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  return pool && r.pools.count(pool) && !r.doomed.count(pool);
+}
+
+void trimPoolsToThresholds() {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex); // (pools lock only the tracker and the arena under it)
+  for (auto &[p, pool] : r.pools)
+    pool->trimToThreshold();
+}
+
+} // namespace cucpu::driver
