@@ -1,8 +1,11 @@
-// Entry points: the occupancy calculator, with answers true for this implementation: a
-// multiprocessor is a worker thread, and a worker runs one block at a time.
+// Entry points: the occupancy calculator. A multiprocessor is a worker thread; it holds as many
+// blocks as a compute capability 8.0 GPU's would (Function::activeBlocksPerMultiprocessor), and
+// cooperative grids may have that many per multiprocessor.
 #include "entry.h"
 #include "entry_points.h"
 
+#include "cucpu/driver/context.h"
+#include "cucpu/driver/device.h"
 #include "cucpu/driver/module.h"
 
 #include <algorithm>
@@ -12,11 +15,6 @@ namespace {
 
 constexpr unsigned kKnownFlags = CU_OCCUPANCY_DEFAULT | CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE;
 
-bool fits(const driver::Function *f, int blockSize, size_t dynamicShared) {
-  return blockSize >= 1 && blockSize <= f->maxThreadsPerBlock() &&
-         dynamicShared <= static_cast<size_t>(f->maxDynamicShared());
-}
-
 CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize,
                       unsigned flags) {
   driver::Function *f;
@@ -24,10 +22,12 @@ CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dyn
     return r;
   if (!numBlocks || blockSize <= 0 || (flags & ~kKnownFlags))
     return CUDA_ERROR_INVALID_VALUE;
-  *numBlocks = fits(f, blockSize, dynamicSMemSize) ? 1 : 0;
+  *numBlocks = f->activeBlocksPerMultiprocessor(blockSize, dynamicSMemSize);
   return CUDA_SUCCESS;
 }
 
+// As CUDA's calculator: the block size giving the most resident threads per multiprocessor (the
+// largest of equals), trying the limit and then each smaller multiple of the warp size.
 CUresult potentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
                             CUoccupancyB2DSize toDynamicShared, size_t dynamicSMemSize,
                             int blockSizeLimit, unsigned flags) {
@@ -39,17 +39,17 @@ CUresult potentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
   int limit = f->maxThreadsPerBlock();
   if (blockSizeLimit > 0)
     limit = std::min(limit, blockSizeLimit);
-  // The largest block that fits: one block per worker whatever its size, so bigger is better.
+  int bestSize = 0, bestBlocks = 0;
   for (int size = limit; size >= 1; size = size % 32 ? size - size % 32 : size - 32) {
-    size_t shared = toDynamicShared ? toDynamicShared(size) : dynamicSMemSize;
-    if (fits(f, size, shared)) {
-      *blockSize = size;
-      *minGridSize = static_cast<int>(f->module()->context()->device()->multiprocessors());
-      return CUDA_SUCCESS;
+    const size_t shared = toDynamicShared ? toDynamicShared(size) : dynamicSMemSize;
+    const int blocks = f->activeBlocksPerMultiprocessor(size, shared);
+    if (blocks * size > bestBlocks * bestSize) {
+      bestSize = size;
+      bestBlocks = blocks;
     }
   }
-  *blockSize = 0;
-  *minGridSize = 0;
+  *blockSize = bestSize;
+  *minGridSize = bestBlocks * static_cast<int>(f->module()->context()->device()->multiprocessors());
   return CUDA_SUCCESS;
 }
 
@@ -89,10 +89,7 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
     return r;
   if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
     return CUDA_ERROR_INVALID_VALUE;
-  // Only one block is resident per worker: more blocks cannot share one.
-  *dynamicSmemSize = numBlocks == 1 && blockSize <= f->maxThreadsPerBlock()
-                         ? static_cast<size_t>(f->maxDynamicShared())
-                         : 0;
+  *dynamicSmemSize = f->availableDynamicShared(numBlocks, blockSize);
   return CUDA_SUCCESS;
 }
 

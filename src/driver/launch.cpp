@@ -2,6 +2,7 @@
 #include "cucpu/driver/launch.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/device.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
@@ -57,7 +58,11 @@ CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
     return CUDA_ERROR_INVALID_VALUE;
   if (k.paramBytes > kMaxParamBytes)
     return CUDA_ERROR_INVALID_VALUE;
-  if (cfg.cooperative && uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] > pool().threads())
+  // Every block of a cooperative grid is resident, as many per multiprocessor as occupancy says.
+  if (cfg.cooperative &&
+      uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] >
+          uint64_t(f->activeBlocksPerMultiprocessor(static_cast<int>(nthreads), cfg.sharedBytes)) *
+              f->module()->context()->device()->multiprocessors())
     return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   return CUDA_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #include "cucpu/driver/module.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/device.h"
 #include "cucpu/driver/link.h"
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/stream.h"
@@ -68,6 +69,31 @@ bool Function::param(size_t index, size_t *offset, size_t *size) const {
   *offset = kernel_->params[index].offset;
   *size = kernel_->params[index].size;
   return true;
+}
+
+int Function::activeBlocksPerMultiprocessor(int blockSize, size_t dynamicShared) const {
+  if (blockSize < 1 || blockSize > maxThreadsPerBlock() ||
+      dynamicShared > static_cast<size_t>(maxDynamicShared_))
+    return 0;
+  const int warps = (blockSize + 31) / 32;
+  const size_t unit = kSharedAllocationUnit;
+  const size_t shared =
+      (kernel_->staticSharedBytes + dynamicShared + kReservedSharedPerBlock + unit - 1) / unit *
+      unit;
+  return static_cast<int>(std::min<size_t>({size_t(kBlocksPerMultiprocessor),
+                                            size_t(kThreadsPerMultiprocessor / (warps * 32)),
+                                            kSharedPerMultiprocessor / shared}));
+}
+
+size_t Function::availableDynamicShared(int numBlocks, int blockSize) const {
+  // The multiprocessor's shared memory split between the blocks, less what each needs besides
+  // (the system's share, static shared memory).
+  const size_t share =
+      size_t(kSharedPerMultiprocessor) / numBlocks / kSharedAllocationUnit * kSharedAllocationUnit;
+  const size_t fixed = kReservedSharedPerBlock + kernel_->staticSharedBytes;
+  if (activeBlocksPerMultiprocessor(blockSize, 0) < numBlocks || share <= fixed)
+    return 0;
+  return std::min<size_t>(share - fixed, static_cast<size_t>(maxDynamicShared_));
 }
 
 int Function::maxThreadsPerBlock() const {

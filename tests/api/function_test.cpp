@@ -139,10 +139,17 @@ TEST_F(Function, LoadingModeFollowsTheEnvironment) {
   EXPECT_EQ(cuModuleGetLoadingMode(nullptr), CUDA_ERROR_INVALID_VALUE);
 }
 
-TEST_F(Function, OccupancyIsOneBlockPerWorker) {
+// The occupancy calculator's rules for a compute capability 8.0 multiprocessor (2048 threads in
+// whole warps, 32 blocks, 164 KiB of shared memory less 1 KiB per block), no register limit.
+TEST_F(Function, OccupancyFollowsTheCalculatorsRules) {
   int blocks = -1;
   ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bump, 256, 0), CUDA_SUCCESS);
-  EXPECT_EQ(blocks, 1);
+  EXPECT_EQ(blocks, 8); // 2048 / 256
+  ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bump, 33, 0), CUDA_SUCCESS);
+  EXPECT_EQ(blocks, 32); // two warps each, but 32 blocks at most
+  ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bump, 256, 40 * 1024),
+            CUDA_SUCCESS);
+  EXPECT_EQ(blocks, 4); // 164 KiB / (40 KiB + 1 KiB)
   ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small, 128, 0), CUDA_SUCCESS);
   EXPECT_EQ(blocks, 0); // beyond .maxntid
   ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bump, 32, 1 << 30), CUDA_SUCCESS);
@@ -156,13 +163,13 @@ TEST_F(Function, OccupancyIsOneBlockPerWorker) {
   int minGrid = 0, block = 0, sms = 0;
   ASSERT_EQ(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), CUDA_SUCCESS);
   ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&minGrid, &block, bump, nullptr, 0, 0), CUDA_SUCCESS);
-  EXPECT_EQ(block, 1024);
-  EXPECT_EQ(minGrid, sms);
+  EXPECT_EQ(block, 1024); // the largest of the sizes that fill a multiprocessor
+  EXPECT_EQ(minGrid, 2 * sms);
   ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&minGrid, &block, small, nullptr, 0, 0), CUDA_SUCCESS);
   EXPECT_EQ(block, 64);
   ASSERT_EQ(cuOccupancyMaxPotentialBlockSize(&minGrid, &block, bump, nullptr, 0, 100),
             CUDA_SUCCESS);
-  EXPECT_EQ(block, 100);
+  EXPECT_EQ(block, 64); // 32 blocks of 64 fill it; 100 (16 blocks) and 96 (21) do not
   // The callback's shared-memory need shrinks the block until it fits.
   auto need = [](int size) -> size_t { return size > 256 ? size_t(1) << 30 : 1024; };
   ASSERT_EQ(cuOccupancyMaxPotentialBlockSizeWithFlags(&minGrid, &block, bump, need, 0, 0,
@@ -173,10 +180,16 @@ TEST_F(Function, OccupancyIsOneBlockPerWorker) {
             CUDA_ERROR_INVALID_VALUE);
   size_t avail = 0;
   ASSERT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&avail, bump, 1, 128), CUDA_SUCCESS);
-  int maxDyn = 0;
+  int maxDyn = 0, staticShared = 0;
   ASSERT_EQ(cuFuncGetAttribute(&maxDyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bump),
             CUDA_SUCCESS);
-  EXPECT_EQ(avail, size_t(maxDyn));
+  ASSERT_EQ(cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, bump),
+            CUDA_SUCCESS);
+  EXPECT_EQ(avail, size_t(maxDyn)); // one block: all it may have
+  ASSERT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&avail, bump, 4, 128), CUDA_SUCCESS);
+  EXPECT_EQ(avail, size_t(41 * 1024 - 1024 - staticShared));
+  ASSERT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&avail, bump, 9, 256), CUDA_SUCCESS);
+  EXPECT_EQ(avail, 0u); // nine blocks of 256 threads never fit
   EXPECT_EQ(cuOccupancyAvailableDynamicSMemPerBlock(&avail, bump, 0, 128),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(

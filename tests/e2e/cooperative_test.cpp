@@ -140,14 +140,36 @@ TEST_F(Cooperative, DeviceRuntimeSyscallsFaultOutsideACooperativeLaunch) {
 }
 
 TEST_F(Cooperative, TooManyBlocksAreRefused) {
-  int sms = 0;
+  int sms = 0, perSm = 0;
   ASSERT_EQ(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, 128, 0), CUDA_SUCCESS);
+  EXPECT_EQ(perSm, 16); // 2048 threads / 128
   CUdeviceptr p = 0;
   int n = 0;
   void *args[] = {&p, &p, &p, &n};
   EXPECT_EQ(
-      cuLaunchCooperativeKernel(fn, unsigned(sms) * 64 + 1, 1, 1, 128, 1, 1, 0, nullptr, args),
+      cuLaunchCooperativeKernel(fn, unsigned(sms * perSm) + 1, 1, 1, 128, 1, 1, 0, nullptr, args),
       CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+}
+
+// What a GPU runs, a cucpu host of any size runs: 16 blocks of 256 threads (issue 20's case,
+// refused before on a 2-worker host), each adding its partial sum after a grid-wide barrier.
+TEST_F(Cooperative, GridOfSixteenBlocksOf256Runs) {
+  const unsigned blocks = 16;
+  const int n = 1 << 16;
+  std::vector<int> h(n, 3);
+  CUdeviceptr in, partial, out;
+  ASSERT_EQ(cuMemAlloc(&in, n * sizeof(int)), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&partial, blocks * sizeof(int)), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&out, sizeof(int)), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(in, h.data(), n * sizeof(int)), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD32(partial, 0, blocks), CUDA_SUCCESS);
+  int nn = n;
+  void *args[] = {&in, &partial, &out, &nn};
+  ASSERT_EQ(cuLaunchCooperativeKernel(fn, blocks, 1, 1, 256, 1, 1, 0, nullptr, args), CUDA_SUCCESS);
+  int got = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&got, out, sizeof got), CUDA_SUCCESS);
+  EXPECT_EQ(got, 3 * n);
 }
 
 TEST_F(Cooperative, ClusterDimensionsAreRefused) {

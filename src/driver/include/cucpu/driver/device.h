@@ -11,6 +11,14 @@ namespace cucpu::driver {
 
 class Context;
 
+// A multiprocessor's limits, as a compute capability 8.0 GPU's: the device attributes report
+// them and the occupancy calculator (Function::activeBlocksPerMultiprocessor) applies them.
+constexpr int kThreadsPerMultiprocessor = 2048;
+constexpr int kBlocksPerMultiprocessor = 32;
+constexpr int kSharedPerMultiprocessor = 164 * 1024;
+constexpr int kReservedSharedPerBlock = 1024; // the system's share of each block's
+constexpr int kSharedAllocationUnit = 128;
+
 class Device {
 public:
   // `ordinal` is the device's number in this process; `physical` its number among all virtual

@@ -35,6 +35,14 @@ public:
   int maxDynamicShared() const { return maxDynamicShared_; }
   // The most threads a block of this function may have (1024, or less by .maxntid/.reqntid).
   int maxThreadsPerBlock() const;
+  // Blocks of `blockSize` threads with `dynamicShared` bytes that one multiprocessor holds at
+  // once, by the occupancy calculator's rules (whole warps, the per-multiprocessor limits of
+  // device.h; registers are no limit here); 0 when such a block cannot run at all. Cooperative
+  // grids may have this many blocks per multiprocessor.
+  int activeBlocksPerMultiprocessor(int blockSize, size_t dynamicShared) const;
+  // The dynamic shared memory each block may have for `numBlocks` blocks of `blockSize` threads
+  // to be resident on one multiprocessor (0 when they cannot be).
+  size_t availableDynamicShared(int numBlocks, int blockSize) const;
   // cuFuncSetCacheConfig's preference, recorded and reported back.
   CUfunc_cache cacheConfig = CU_FUNC_CACHE_PREFER_NONE;
 
