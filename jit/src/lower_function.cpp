@@ -126,6 +126,10 @@ void KernelLowering::collectRegisters() {
   using Scopes = std::vector<std::unordered_map<std::string, std::string>>;
   int scopeCounter = 0, inlineCounter = 0;
   uint32_t localOff = 0, sharedOff = ms.moduleSharedBytes;
+  uint64_t declaredRegisters = 0;
+  // A GPU thread's local memory is at most 512 KiB; cucpu's register budget per kernel.
+  constexpr uint32_t kMaxLocalBytes = 512 * 1024;
+  constexpr uint64_t kMaxRegisters = uint64_t(1) << 20;
 
   std::function<void(const ptx::Function &, Scopes &, const std::string &, int)> walk =
       [&](const ptx::Function &f, Scopes &scopes, const std::string &suffix, int depth) {
@@ -372,6 +376,12 @@ void KernelLowering::collectRegisters() {
                 }
               };
               if (v->rangeCount >= 0) {
+                // A budget against hostile input: nvcc's largest kernels declare tens of
+                // thousands; a hundred million would take minutes and gigabytes to lower.
+                declaredRegisters += static_cast<uint64_t>(v->rangeCount);
+                if (declaredRegisters > kMaxRegisters)
+                  throwUnsupported(v->loc, "more than " + std::to_string(kMaxRegisters) +
+                                               " registers declared in '" + f.name + "'");
                 for (int i = 0; i < v->rangeCount; ++i)
                   add(declare(v->name + std::to_string(i)));
               } else {
@@ -382,13 +392,20 @@ void KernelLowering::collectRegisters() {
             case ptx::Space::Local:
             case ptx::Space::Param: { // .param inside a body: a call's argument or return slot
               uint32_t a = varAlign(*v);
+              const uint64_t bytes = varBytes(*v);
+              if (bytes == 0)
+                throwInvalid(v->loc, "'" + v->name + "' has no size");
               localAlign_ = std::max(localAlign_, a);
               localOff = (localOff + a - 1) / a * a;
+              if (bytes > kMaxLocalBytes - localOff) // as ptxas: "uses too much local data"
+                throwInvalid(v->loc, "'" + f.name + "' uses more than " +
+                                         std::to_string(kMaxLocalBytes) +
+                                         " bytes of local data per thread");
               std::string flatName = declare(v->name);
               localOffsets_[flatName] = localOff;
               localTypes_[flatName] = v->type;
-              localSizes_[flatName] = static_cast<uint32_t>(varBytes(*v));
-              localOff += static_cast<uint32_t>(varBytes(*v));
+              localSizes_[flatName] = static_cast<uint32_t>(bytes);
+              localOff += static_cast<uint32_t>(bytes);
               break;
             }
             case ptx::Space::Shared: {

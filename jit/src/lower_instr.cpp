@@ -317,6 +317,8 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
   if (op == "atom" || op == "red") {
     const bool isAtom = op == "atom";
+    if (t == T::Pred) // memory holds no predicates
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' has no predicate form");
     ptx::Space sp = spaceOf(in);
     const size_t base = isAtom ? 1 : 0;
     bool outside = false;

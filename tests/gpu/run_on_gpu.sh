@@ -23,6 +23,7 @@ $cxx "$root/tests/gpu/record_free_sync.cpp" -o /tmp/record_free_sync $lib
 $cxx "$root/tests/gpu/record_arena.cpp" -o /tmp/record_arena $lib
 $cxx "$root/tests/gpu/record_vmm.cpp" -o /tmp/record_vmm $lib
 $cxx "$root/tests/gpu/record_pools.cpp" -o /tmp/record_pools $lib
+$cxx "$root/tests/gpu/record_hostile_ptx.cpp" -o /tmp/record_hostile_ptx $lib
 $cxx "$root/tests/gpu/record_legacy_stream.cpp" -o /tmp/record_legacy_stream $lib -pthread
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
@@ -43,6 +44,7 @@ $cxx "$root/tests/gpu/record_legacy_stream.cpp" -o /tmp/record_legacy_stream $li
 # compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
 /tmp/record_pools >"$out/pools.txt" || true
+CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
 /tmp/record_legacy_stream "$root/tests/api/free/spin.ptx" "$root/tests/api/stream0/waiters.ptx" \
   >"$out/legacy_stream.txt" 2>&1 || true
 # cucpu's NVRTC/nvJitLink front ends on NVIDIA's driver, against NVIDIA's own libraries: pass the
