@@ -142,6 +142,28 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream h) 
 CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream h) {
   return copy(addr(dst), Side::Host, src, Side::Device, n, h, true);
 }
+namespace {
+// Every context's memory is one address space: a copy between contexts is a device copy.
+CUresult copyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext srcCtx,
+                       size_t bytes, CUstream h, bool perThread) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  // A null context is the current one, as an H200 answers (tests/gpu/record_stream_memops.cpp).
+  if ((dstCtx && !driver::isLiveContext(fromHandle(dstCtx))) ||
+      (srcCtx && !driver::isLiveContext(fromHandle(srcCtx))))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return copy(dst, Side::Device, src, Side::Device, bytes, h, perThread);
+}
+} // namespace
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount, CUstream hStream) {
+  return copyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream, false);
+}
+CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                CUcontext srcContext, size_t ByteCount, CUstream hStream) {
+  return copyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream, true);
+}
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream h) {
   return copy(dst, Side::Device, src, Side::Device, n, h, false);
 }
