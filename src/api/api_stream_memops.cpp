@@ -81,7 +81,10 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
   case CU_STREAM_MEM_OP_BARRIER:
     if (p.memoryBarrier.flags > CU_STREAM_MEMORY_BARRIER_TYPE_GPU)
       return CUDA_ERROR_INVALID_VALUE;
-    *out = [] { std::atomic_thread_fence(std::memory_order_seq_cst); };
+    *out = [] { // a full barrier (a sequentially consistent read-modify-write; TSan knows it)
+      static std::atomic<unsigned> barrier;
+      barrier.fetch_add(1, std::memory_order_seq_cst);
+    };
     return CUDA_SUCCESS;
   case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
     return CUDA_ERROR_NOT_SUPPORTED; // CAN_FLUSH_REMOTE_WRITES is 0, as on an H200
@@ -157,21 +160,15 @@ CUCPU_MEMOP(cuStreamWriteValue64_v2, cuuint64_t, false, false)
 CUCPU_MEMOP(cuStreamWriteValue64_v2_ptsz, cuuint64_t, false, true)
 #undef CUCPU_MEMOP
 
-CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count,
-                            CUstreamBatchMemOpParams *paramArray, unsigned int flags) {
-  return batch(stream, count, paramArray, flags, false);
-}
-CUresult cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count,
-                                 CUstreamBatchMemOpParams *paramArray, unsigned int flags) {
-  return batch(stream, count, paramArray, flags, true);
-}
-CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count,
-                               CUstreamBatchMemOpParams *paramArray, unsigned int flags) {
-  return batch(stream, count, paramArray, flags, false);
-}
-CUresult cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count,
-                                    CUstreamBatchMemOpParams *paramArray, unsigned int flags) {
-  return batch(stream, count, paramArray, flags, true);
-}
+#define CUCPU_BATCH(name, pt)                                                                      \
+  CUresult name(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,         \
+                unsigned int flags) {                                                              \
+    return batch(stream, count, paramArray, flags, pt);                                            \
+  }
+CUCPU_BATCH(cuStreamBatchMemOp, false)
+CUCPU_BATCH(cuStreamBatchMemOp_ptsz, true)
+CUCPU_BATCH(cuStreamBatchMemOp_v2, false)
+CUCPU_BATCH(cuStreamBatchMemOp_v2_ptsz, true)
+#undef CUCPU_BATCH
 
 } // namespace cucpu::api::impl

@@ -54,6 +54,10 @@ struct State {
   std::map<uintptr_t, Reservation> reservations;
   CUmemGenericAllocationHandle next = 1;
 
+  const Physical *physical(CUmemGenericAllocationHandle h) const {
+    auto it = handles.find(h);
+    return it == handles.end() ? nullptr : it->second.memory.get();
+  }
   CUmemGenericAllocationHandle add(std::shared_ptr<Physical> p) {
     const CUmemGenericAllocationHandle h = next++;
     ids[p.get()] = h;
@@ -258,23 +262,22 @@ CUresult vmmRetain(CUmemGenericAllocationHandle *out, CUdeviceptr addr) {
 CUresult vmmProperties(CUmemGenericAllocationHandle handle, CUmemAllocationProp *out) {
   State &s = state();
   std::lock_guard lk(s.mutex);
-  auto it = s.handles.find(handle);
-  if (it == s.handles.end())
+  const Physical *p = s.physical(handle);
+  if (!p)
     return fail(CUDA_ERROR_INVALID_VALUE, "properties of an unknown handle");
-  *out = it->second.memory->prop;
+  *out = p->prop;
   return CUDA_SUCCESS;
 }
 
 CUresult vmmExport(CUmemGenericAllocationHandle handle, int *fd) {
   State &s = state();
   std::lock_guard lk(s.mutex);
-  auto it = s.handles.find(handle);
-  if (it == s.handles.end())
+  const Physical *p = s.physical(handle);
+  if (!p)
     return fail(CUDA_ERROR_INVALID_VALUE, "export of an unknown handle");
-  const Physical &p = *it->second.memory;
-  if (!(p.prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+  if (!(p->prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
     return fail(CUDA_ERROR_INVALID_VALUE, "the handle was not created exportable");
-  *fd = dup(p.fd);
+  *fd = dup(p->fd);
   return *fd >= 0 ? CUDA_SUCCESS : fail(CUDA_ERROR_OUT_OF_MEMORY, "dup failed");
 }
 

@@ -17,6 +17,16 @@
     std::fflush(stdout);                                                                           \
   } while (0)
 
+// The call, its result and a value it wrote.
+#define SHOWV(call, value)                                                                         \
+  do {                                                                                             \
+    std::printf("%-72s ", #call);                                                                  \
+    std::fflush(stdout);                                                                           \
+    CUresult r_ = call;                                                                            \
+    std::printf("%d, %s = %lld\n", static_cast<int>(r_), #value, (long long)(value));              \
+    std::fflush(stdout);                                                                           \
+  } while (0)
+
 inline std::string readFile(const char *path) {
   std::ifstream f(path);
   std::stringstream ss;

@@ -10,15 +10,6 @@
 
 #include <cstring>
 
-#define SHOWV(call, value)                                                                         \
-  do {                                                                                             \
-    std::printf("%-72s ", #call);                                                                  \
-    std::fflush(stdout);                                                                           \
-    CUresult r_ = call;                                                                            \
-    std::printf("%d, %s = %lld\n", static_cast<int>(r_), #value, (long long)(value));              \
-    std::fflush(stdout);                                                                           \
-  } while (0)
-
 namespace {
 
 cuuint64_t attr(CUmemoryPool pool, CUmemPool_attribute a) {

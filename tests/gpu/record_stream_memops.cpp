@@ -9,15 +9,6 @@
 #include <cuda.h>
 #include <thread>
 
-#define SHOWV(call, value)                                                                         \
-  do {                                                                                             \
-    std::printf("%-72s ", #call);                                                                  \
-    std::fflush(stdout);                                                                           \
-    CUresult r_ = call;                                                                            \
-    std::printf("%d, %s = %lld\n", static_cast<int>(r_), #value, (long long)(value));              \
-    std::fflush(stdout);                                                                           \
-  } while (0)
-
 int main() {
   CUcontext ctx;
   CUstream s;

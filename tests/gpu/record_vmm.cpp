@@ -14,16 +14,6 @@
 #include <cstring>
 #include <vector>
 
-// A call, its result and a value it wrote.
-#define SHOWV(call, value)                                                                         \
-  do {                                                                                             \
-    std::printf("%-72s ", #call);                                                                  \
-    std::fflush(stdout);                                                                           \
-    CUresult r_ = call;                                                                            \
-    std::printf("%d, %s = %lld\n", static_cast<int>(r_), #value, (long long)(value));              \
-    std::fflush(stdout);                                                                           \
-  } while (0)
-
 namespace {
 
 std::string ptx;
@@ -227,33 +217,29 @@ void mapGrowAndAlias() {
   SHOW(cuMemFree(plain));
 }
 
+// A 2 MiB handle mapped at a reservation of its size, with no access yet.
+CUdeviceptr mappedChunk() {
+  CUmemAllocationProp p = deviceProp();
+  CUmemGenericAllocationHandle h = 0;
+  CUdeviceptr va = 0;
+  SHOW(cuMemCreate(&h, 2 * kMiB, &p, 0));
+  SHOW(cuMemAddressReserve(&va, 2 * kMiB, 0, 0, 0));
+  SHOW(cuMemMap(va, 2 * kMiB, 0, h, 0));
+  return va;
+}
+
 void faults() {
   inChild("a kernel storing to mapped memory without access", [] {
-    CUmemAllocationProp p = deviceProp();
-    CUmemGenericAllocationHandle h = 0;
-    CUdeviceptr va = 0;
-    SHOW(cuMemCreate(&h, 2 * kMiB, &p, 0));
-    SHOW(cuMemAddressReserve(&va, 2 * kMiB, 0, 0, 0));
-    SHOW(cuMemMap(va, 2 * kMiB, 0, h, 0));
+    const CUdeviceptr va = mappedChunk();
     SHOW(launchFill(va, 16, 1));
   });
   inChild("a copy from mapped memory without access", [] {
-    CUmemAllocationProp p = deviceProp();
-    CUmemGenericAllocationHandle h = 0;
-    CUdeviceptr va = 0;
+    const CUdeviceptr va = mappedChunk();
     unsigned word = 0;
-    SHOW(cuMemCreate(&h, 2 * kMiB, &p, 0));
-    SHOW(cuMemAddressReserve(&va, 2 * kMiB, 0, 0, 0));
-    SHOW(cuMemMap(va, 2 * kMiB, 0, h, 0));
     SHOW(cuMemcpyDtoH(&word, va, 4));
   });
   inChild("a kernel storing to read-only memory", [] {
-    CUmemAllocationProp p = deviceProp();
-    CUmemGenericAllocationHandle h = 0;
-    CUdeviceptr va = 0;
-    SHOW(cuMemCreate(&h, 2 * kMiB, &p, 0));
-    SHOW(cuMemAddressReserve(&va, 2 * kMiB, 0, 0, 0));
-    SHOW(cuMemMap(va, 2 * kMiB, 0, h, 0));
+    const CUdeviceptr va = mappedChunk();
     CUmemAccessDesc ro = access(CU_MEM_ACCESS_FLAGS_PROT_READ);
     SHOW(cuMemSetAccess(va, 2 * kMiB, &ro, 1));
     SHOW(launchFill(va, 16, 1));
