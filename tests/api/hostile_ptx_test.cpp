@@ -46,16 +46,16 @@ protected:
 
 TEST_F(HostilePtx, AsTheGpuAnswers) {
   EXPECT_EQ(load("atom_xor_pred.ptx", &log), CUDA_ERROR_INVALID_PTX);
-  EXPECT_EQ(log, "ptx: 10:3: 'atom.global.xor.pred' has no predicate form\n");
+  EXPECT_EQ(log, "ptx: 11:3: 'atom.global.xor.pred' has no predicate form\n");
   EXPECT_EQ(load("local_size0.ptx", &log), CUDA_ERROR_INVALID_PTX);
-  EXPECT_EQ(log, "ptx: 6:23: 'buf' has no size\n");
+  EXPECT_EQ(log, "ptx: 7:23: 'buf' has no size\n");
   EXPECT_EQ(load("local_512kib.ptx", &log), CUDA_SUCCESS);
 }
 
 TEST_F(HostilePtx, LocalDataBeyondWhatAThreadMayHaveIsRefused) {
   for (const char *name : {"local_4gib.ptx", "local_600kib.ptx"}) {
     EXPECT_EQ(load(name, &log), CUDA_ERROR_INVALID_PTX) << name; // H200: loads
-    EXPECT_EQ(log, "ptx: 6:23: 'k' uses more than 524288 bytes of local data per thread\n");
+    EXPECT_EQ(log, "ptx: 7:23: 'k' uses more than 524288 bytes of local data per thread\n");
   }
 }
 
@@ -63,7 +63,7 @@ TEST_F(HostilePtx, RegistersBeyondTheBudgetAreRefusedQuickly) {
   const auto t0 = std::chrono::steady_clock::now();
   EXPECT_EQ(load("many_registers.ptx", &log), CUDA_ERROR_NOT_SUPPORTED); // H200: loads
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
-  EXPECT_EQ(log, "ptx: 6:13: more than 1048576 registers declared in 'k'\n");
+  EXPECT_EQ(log, "ptx: 7:13: more than 1048576 registers declared in 'k'\n");
 }
 
 } // namespace
