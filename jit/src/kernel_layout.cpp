@@ -261,8 +261,13 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
     case ptx::Space::Global:
     case ptx::Space::Const: {
       if (v.space == ptx::Space::Const && v.linkage != ptx::Linkage::Extern) {
+        // The constant bank is 64 KiB: more is INVALID_PTX at load, as an H200 answers.
+        constexpr uint64_t kConstBank = 64 * 1024;
         const uint32_t a = varAlign(v);
-        ms.constBytes = (ms.constBytes + a - 1) / a * a + static_cast<uint32_t>(varBytes(v));
+        const uint64_t start = (uint64_t(ms.constBytes) + a - 1) / a * a;
+        if (varBytes(v) > kConstBank - std::min(start, kConstBank))
+          throwInvalid(v.loc, "'.const' data beyond the 64 KiB constant bank ('" + v.name + "')");
+        ms.constBytes = static_cast<uint32_t>(start + varBytes(v));
       }
       if (v.linkage == ptx::Linkage::Extern) { // defined by another input of a link
         bool defined = std::any_of(ms.ast.globals.begin(), ms.ast.globals.end(), [&](auto &o) {

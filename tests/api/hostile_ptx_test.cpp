@@ -1,6 +1,7 @@
 // Hostile PTX loads cleanly or fails cleanly, never crashes or runs away (tests/api/hostile).
 // An H200 with driver 580 (tests/gpu/answers/hostile_ptx.txt, eager or lazy loading) refuses an
-// atomic on predicates and a .local array of size 0 with CUDA_ERROR_INVALID_PTX, as cucpu does.
+// atomic on predicates, a .local array of size 0 and .const data beyond the 64 KiB bank with
+// CUDA_ERROR_INVALID_PTX, as cucpu does.
 // It loads a kernel with a 4 GiB or 600 KiB .local array whose address is taken but never used
 // (ptxas drops the array) and one declaring 100 million registers (unused): cucpu refuses the
 // first two at load, as a thread's local memory is at most 512 KiB (ptxas's "uses too much local
@@ -50,6 +51,9 @@ TEST_F(HostilePtx, AsTheGpuAnswers) {
   EXPECT_EQ(load("local_size0.ptx", &log), CUDA_ERROR_INVALID_PTX);
   EXPECT_EQ(log, "ptx: 7:23: 'buf' has no size\n");
   EXPECT_EQ(load("local_512kib.ptx", &log), CUDA_SUCCESS);
+  EXPECT_EQ(load("const_64kib.ptx", &log), CUDA_SUCCESS);
+  EXPECT_EQ(load("const_65kib.ptx", &log), CUDA_ERROR_INVALID_PTX); // cucpu loaded it before
+  EXPECT_EQ(log, "ptx: 5:21: '.const' data beyond the 64 KiB constant bank ('table')\n");
 }
 
 TEST_F(HostilePtx, LocalDataBeyondWhatAThreadMayHaveIsRefused) {
