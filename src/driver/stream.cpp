@@ -161,7 +161,13 @@ unsigned long long Stream::enqueue(std::function<void()> op) {
       if (other.get() != this && other->blocking())
         follow(other.get());
   } else {
-    follow(legacyStream(ctx_));
+    // The context's legacy stream lives as long as this one: looked up once, not per launch.
+    Stream *legacy = legacyOfContext_.load(std::memory_order_acquire);
+    if (!legacy) {
+      legacy = legacyStream(ctx_);
+      legacyOfContext_.store(legacy, std::memory_order_release);
+    }
+    follow(legacy);
   }
   if (after.empty())
     return push(std::move(op));

@@ -257,36 +257,36 @@ void faults() {
   });
 }
 
-void sendFd(int sock, int fd) {
+// A one-byte message with room for one descriptor (SCM_RIGHTS) beside it.
+struct FdMessage {
   char byte = 0;
   iovec io{&byte, 1};
-  alignas(cmsghdr) char buf[CMSG_SPACE(sizeof(int))];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = buf;
-  msg.msg_controllen = sizeof buf;
-  cmsghdr *c = CMSG_FIRSTHDR(&msg);
+  FdMessage() {
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+};
+
+void sendFd(int sock, int fd) {
+  FdMessage m;
+  cmsghdr *c = CMSG_FIRSTHDR(&m.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(int));
   std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  sendmsg(sock, &msg, 0);
+  sendmsg(sock, &m.msg, 0);
 }
 
 int receiveFd(int sock) {
-  char byte = 0;
-  iovec io{&byte, 1};
-  alignas(cmsghdr) char buf[CMSG_SPACE(sizeof(int))];
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = buf;
-  msg.msg_controllen = sizeof buf;
-  if (recvmsg(sock, &msg, 0) <= 0)
+  FdMessage m;
+  if (recvmsg(sock, &m.msg, 0) <= 0)
     return -1;
   int fd = -1;
-  std::memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof fd);
+  std::memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m.msg)), sizeof fd);
   return fd;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -72,6 +73,7 @@ private:
   Context *ctx_;
   unsigned flags_;
   bool legacy_;
+  std::atomic<Stream *> legacyOfContext_{nullptr}; // a blocking stream's legacy stream
   StreamAttributes attrs_; // guarded by mutex_
   unsigned long long id_;
   std::shared_ptr<Progress> progress_;
