@@ -1,9 +1,11 @@
 // Entry points: stream-ordered copies, memsets and allocations; managed allocations and their
 // attachment to streams (advice and prefetches are in api_managed_memory.cpp).
+#include "cucpu/driver/capture.h"
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
 #include "device_ptr.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 #include <algorithm>
@@ -22,6 +24,51 @@ bool pageable(CUdeviceptr p) {
   return !driver::memory().find(p, 0, &a);
 }
 
+CUmemorytype memoryType(Side side) {
+  return side == Side::Device ? CU_MEMORYTYPE_DEVICE
+         : side == Side::Host ? CU_MEMORYTYPE_HOST
+                              : CU_MEMORYTYPE_UNIFIED;
+}
+
+// How a captured linear copy's node describes it.
+CUDA_MEMCPY3D linearCopy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide,
+                         size_t bytes) {
+  CUDA_MEMCPY3D d;
+  std::memset(&d, 0, sizeof d);
+  d.srcMemoryType = memoryType(srcSide);
+  d.dstMemoryType = memoryType(dstSide);
+  if (srcSide == Side::Host)
+    d.srcHost = hostPtr(src);
+  else
+    d.srcDevice = src;
+  if (dstSide == Side::Host)
+    d.dstHost = hostPtr(dst);
+  else
+    d.dstDevice = dst;
+  d.WidthInBytes = bytes;
+  d.Height = d.Depth = 1;
+  return d;
+}
+
+// A memset of `height` rows of `width` elements of T, in stream order or captured.
+template <typename T>
+CUresult memsetRows(driver::Context *c, driver::Stream *s, CUdeviceptr dst, size_t pitch, T value,
+                    size_t width, size_t height) {
+  CUDA_MEMSET_NODE_PARAMS p{dst, pitch, value, sizeof(T), width, height};
+  driver::NodeSpec spec;
+  if (CUresult r = memsetNode(p, c, &spec); r != CUDA_SUCCESS)
+    return r;
+  bool captured;
+  if (CUresult r = captureOr(s, &captured,
+                             [&](driver::NodeSpec *n) {
+                               *n = spec;
+                               return CUDA_SUCCESS;
+                             });
+      captured || r != CUDA_SUCCESS)
+    return r;
+  return submit(c, s, [work = std::move(spec.work)] { work(); });
+}
+
 // The documented synchronisation of asynchronous copies with pageable host memory: a copy from
 // it is staged before the call returns (the caller may reuse the buffer at once), and a copy into
 // it returns only once the data has arrived (numba reads such a buffer right after the call).
@@ -35,6 +82,18 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
     return CUDA_SUCCESS;
   if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
     return CUDA_ERROR_INVALID_VALUE;
+  bool captured;
+  if (CUresult r = captureOr(s, &captured,
+                             [&](driver::NodeSpec *n) {
+                               return copyNode(linearCopy(dst, dstSide, src, srcSide, bytes), c,
+                                               [dst, src, bytes] {
+                                                 std::memmove(hostPtr(dst), hostPtr(src), bytes);
+                                                 return CUDA_SUCCESS;
+                                               },
+                                               n);
+                             });
+      captured || r != CUDA_SUCCESS)
+    return r;
   if (srcSide != Side::Device && pageable(src)) {
     auto staged =
         std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t *>(hostPtr(src)),
@@ -58,7 +117,7 @@ template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstre
     return CUDA_SUCCESS;
   if (!validElements(dst, sizeof(T), n))
     return CUDA_ERROR_INVALID_VALUE;
-  return submit(c, s, [dst, value, n] { std::fill_n(static_cast<T *>(hostPtr(dst)), n, value); });
+  return memsetRows<T>(c, s, dst, n * sizeof(T), value, n, 1);
 }
 
 // Width elements of T in each of Height rows `pitch` bytes apart, in stream order.
@@ -73,10 +132,22 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
     return CUDA_SUCCESS;
   if (!validRows(dst, pitch, sizeof(T), width, height))
     return CUDA_ERROR_INVALID_VALUE;
-  return submit(c, s, [dst, pitch, value, width, height] {
-    for (size_t y = 0; y < height; ++y)
-      std::fill_n(static_cast<T *>(hostPtr(dst + y * pitch)), width, value);
-  });
+  return memsetRows<T>(c, s, dst, pitch, value, width, height);
+}
+
+// A stream-ordered allocation during capture: an allocation node, whose address is returned.
+CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
+                           driver::NodeSpec *n) {
+  CUDA_MEM_ALLOC_NODE_PARAMS p;
+  std::memset(&p, 0, sizeof p);
+  p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  p.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  p.poolProps.location.id = c->device()->ordinal();
+  p.bytesize = bytes;
+  if (CUresult r = memAllocNode(p, c, n); r != CUDA_SUCCESS)
+    return r;
+  *dptr = p.dptr;
+  return CUDA_SUCCESS;
 }
 
 CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread) {
@@ -90,6 +161,12 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
     *dptr = 0;
     return CUDA_SUCCESS;
   }
+  bool captured;
+  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) {
+        return captureAllocation(c, bytes, dptr, n);
+      });
+      captured || r != CUDA_SUCCESS)
+    return r;
   // The device's current pool hands out memory at once; it is usable in stream order.
   return driver::currentPool(c->device())->allocate(c, bytes, dptr);
 }
@@ -101,6 +178,10 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
     return r;
   if (dptr == 0) // freeing nothing is allowed, as with the driver
     return CUDA_SUCCESS;
+  bool captured;
+  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) { return memFreeNode(dptr, n); });
+      captured || r != CUDA_SUCCESS)
+    return r;
   driver::Allocation a;
   if (!driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind != driver::MemoryKind::Device)
     return CUDA_ERROR_INVALID_VALUE;
@@ -240,6 +321,8 @@ CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream h) { return freeAsync(p, h,
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
     return CUDA_ERROR_INVALID_VALUE;

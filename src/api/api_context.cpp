@@ -1,4 +1,5 @@
 // Entry points: primary contexts and context management.
+#include "cucpu/driver/capture.h"
 #include "entry.h"
 #include "entry_points.h"
 
@@ -95,6 +96,8 @@ CUresult contextDevice(CUdevice *device, CUcontext ctx) {
 CUresult synchronizeCtx(CUcontext ctx) {
   driver::Context *c;
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::synchronizeStreams(c); r != CUDA_SUCCESS)
     return r;

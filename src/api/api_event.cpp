@@ -1,5 +1,7 @@
 // Entry points: events (record in stream order, query, synchronise, elapsed time).
+#include "cucpu/driver/capture.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 namespace cucpu::api::impl {
@@ -28,10 +30,25 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  // An external record only means something in a stream being captured into a graph, and no
-  // stream is ever capturing here.
+  if (driver::anyCapture()) {
+    if (s->legacy())
+      if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)
+        return r;
+    if (driver::capturing(s)) {
+      // In a capture the event stands for the stream's position; an external record is a node.
+      if (flags & CU_EVENT_RECORD_EXTERNAL) {
+        bool captured;
+        return captureOr(s, &captured, [&](driver::NodeSpec *n) {
+          return eventNode(CU_GRAPH_NODE_TYPE_EVENT_RECORD, h, n);
+        });
+      }
+      return driver::captureEventRecord(e, s);
+    }
+  }
+  // An external record only means something in a stream being captured into a graph.
   if (flags & CU_EVENT_RECORD_EXTERNAL)
     return CUDA_ERROR_ILLEGAL_STATE;
+  driver::forgetCapturedEvent(e);
   e->record(s);
   return CUDA_SUCCESS;
 }
@@ -69,6 +86,7 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
     return r;
   driver::unregisterEvent(e);
+  driver::forgetCapturedEvent(e);
   delete e; // a queued record holds its own completion state, not the event
   return CUDA_SUCCESS;
 }
@@ -86,6 +104,8 @@ CUresult cuEventQuery(CUevent hEvent) {
   driver::Event *e;
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
     return r;
+  if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
+    return r;
   if (CUresult r = currentSticky(); r != CUDA_SUCCESS)
     return r;
   return e->complete() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -94,6 +114,8 @@ CUresult cuEventQuery(CUevent hEvent) {
 CUresult cuEventSynchronize(CUevent hEvent) {
   driver::Event *e;
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
     return r;
   e->synchronize();
   return currentSticky();

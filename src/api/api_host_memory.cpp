@@ -1,4 +1,5 @@
 // Entry points: page-locked host memory (allocated or registered) and its device addresses.
+#include "cucpu/driver/capture.h"
 #include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
@@ -16,6 +17,8 @@ constexpr unsigned kHostRegisterFlags = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOST
 CUresult hostAlloc(void **pp, size_t bytes, unsigned flags) {
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!pp || bytes == 0 || (flags & ~kHostAllocFlags))
     return CUDA_ERROR_INVALID_VALUE;
@@ -39,6 +42,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
 CUresult cuMemFreeHost(void *p) {
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   driver::synchronizeStreams(c); // as cuMemFree: queued work may still use the memory
   return driver::memory().freeHost(p);

@@ -5,6 +5,7 @@
 #include "cucpu/driver/launch.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/stream_launch.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 #include "cucpu/support/log.h"
@@ -28,6 +29,13 @@ CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
     return r;
   if (fn->module()->context() != c)
     return CUDA_ERROR_INVALID_CONTEXT;
+  bool captured;
+  if (CUresult r = captureOr(s, &captured,
+                             [&](driver::NodeSpec *n) {
+                               return driver::kernelNode(c, fn, cfg, kernelParams, extra, n);
+                             });
+      captured || r != CUDA_SUCCESS)
+    return r;
   return driver::enqueueLaunch(s, fn, cfg, kernelParams, extra);
 }
 

@@ -3,6 +3,7 @@
 #include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 #include "cucpu/driver/image.h"
@@ -98,20 +99,10 @@ void perform(const Copy &c, char *src, char *dst) {
                    src + z * c.src.pitch * c.src.height + y * c.src.pitch, c.width);
 }
 
-// Synchronous copies wait for the legacy default stream first; asynchronous ones (`stream`
-// set) are checked now and run in the stream's order.
-CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
-  driver::Context *ctx;
-  driver::Stream *s = nullptr;
-  if (stream) {
-    if (CUresult r = contextAndStream(*stream, perThread, &ctx, &s); r != CUDA_SUCCESS)
-      return r;
-  } else {
-    if (CUresult r = currentContext(&ctx); r != CUDA_SUCCESS)
-      return r;
-    if (CUresult r = driver::syncLegacy(ctx); r != CUDA_SUCCESS)
-      return r;
-  }
+// The copy checked against the memory it touches, ready to run (null when there is nothing to
+// copy).
+CUresult prepare(Copy c, driver::Work *out) {
+  *out = nullptr;
   if (c.width == 0 || c.height == 0 || c.depth == 0)
     return CUDA_SUCCESS;
   std::shared_ptr<driver::Array> srcArray, dstArray;
@@ -124,10 +115,70 @@ CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
     return r;
   if (CUresult r = resolve(c.dst, c, &dst); r != CUDA_SUCCESS)
     return r;
-  if (stream)
-    return submit(ctx, s, [c, src, dst, srcArray, dstArray] { perform(c, src, dst); });
-  perform(c, src, dst);
-  return ctx->stickyError();
+  *out = [c, src, dst, srcArray, dstArray] {
+    perform(c, src, dst);
+    return CUDA_SUCCESS;
+  };
+  return CUDA_SUCCESS;
+}
+
+// The descriptor a captured copy's node reports.
+CUDA_MEMCPY3D descriptorOf(const Copy &c) {
+  CUDA_MEMCPY3D d;
+  std::memset(&d, 0, sizeof d);
+  d.srcMemoryType = c.src.type;
+  d.srcHost = c.src.host;
+  d.srcDevice = c.src.device;
+  d.srcArray = c.src.array;
+  d.srcXInBytes = c.src.x;
+  d.srcY = c.src.y;
+  d.srcZ = c.src.z;
+  d.srcPitch = c.src.pitch;
+  d.srcHeight = c.src.height;
+  d.dstMemoryType = c.dst.type;
+  d.dstHost = const_cast<void *>(c.dst.host);
+  d.dstDevice = c.dst.device;
+  d.dstArray = c.dst.array;
+  d.dstXInBytes = c.dst.x;
+  d.dstY = c.dst.y;
+  d.dstZ = c.dst.z;
+  d.dstPitch = c.dst.pitch;
+  d.dstHeight = c.dst.height;
+  d.WidthInBytes = c.width;
+  d.Height = c.height;
+  d.Depth = c.depth;
+  return d;
+}
+
+// Synchronous copies wait for the legacy default stream first; asynchronous ones (`stream`
+// set) are checked now and run in the stream's order, or become a node of a capture.
+CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
+  driver::Context *ctx;
+  driver::Stream *s = nullptr;
+  if (stream) {
+    if (CUresult r = contextAndStream(*stream, perThread, &ctx, &s); r != CUDA_SUCCESS)
+      return r;
+  } else {
+    if (CUresult r = currentContext(&ctx); r != CUDA_SUCCESS)
+      return r;
+    if (CUresult r = driver::syncLegacy(ctx); r != CUDA_SUCCESS)
+      return r;
+  }
+  driver::Work work;
+  if (CUresult r = prepare(c, &work); r != CUDA_SUCCESS || !work)
+    return r;
+  if (!stream) {
+    work();
+    return ctx->stickyError();
+  }
+  bool captured;
+  if (CUresult r = captureOr(s, &captured,
+                             [&](driver::NodeSpec *n) {
+                               return copyNode(descriptorOf(c), ctx, work, n);
+                             });
+      captured || r != CUDA_SUCCESS)
+    return r;
+  return submit(ctx, s, [work] { work(); });
 }
 
 CUresult copy2D(const CUDA_MEMCPY2D *p, const CUstream *stream = nullptr, bool pt = false) {
@@ -252,3 +303,18 @@ CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArr
 }
 
 } // namespace cucpu::api::impl
+
+namespace cucpu::api {
+
+CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out) {
+  if (p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Work work;
+  if (CUresult r = impl::prepare(impl::copyOf3D(p), &work); r != CUDA_SUCCESS)
+    return r;
+  if (!work)
+    return CUDA_ERROR_INVALID_VALUE; // an empty copy is no node
+  return copyNode(p, ctx, std::move(work), out);
+}
+
+} // namespace cucpu::api

@@ -1,4 +1,5 @@
 // Entry points: device memory allocation, linear copies and memsets (1D and 2D).
+#include "cucpu/driver/capture.h"
 #include "device_ptr.h"
 #include "entry.h"
 #include "entry_points.h"
@@ -82,6 +83,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
+    return r;
   if (!dptr || bytesize == 0)
     return CUDA_ERROR_INVALID_VALUE;
   return driver::memory().allocate(c, bytesize, dptr);
@@ -90,6 +93,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (dptr == 0)
     return CUDA_SUCCESS;
@@ -138,6 +143,8 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
                             unsigned int ElementSizeBytes) {
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
       (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))

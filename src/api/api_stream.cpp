@@ -1,6 +1,8 @@
 // Entry points: streams (create, destroy, synchronise, query, wait on events, properties) and
 // host functions queued on them.
+#include "cucpu/driver/capture.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 #include <algorithm>
@@ -18,6 +20,8 @@ CUresult synchronize(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::streamSyncDuringCapture(s); r != CUDA_SUCCESS)
     return r;
   if (s->legacy()) // the legacy stream also waits for the context's blocking streams
     if (CUresult r = driver::syncLegacy(c); r != CUDA_SUCCESS)
@@ -37,6 +41,8 @@ CUresult query(CUstream h, bool perThread) {
   } else if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS) {
     return r;
   }
+  if (CUresult r = driver::streamSyncDuringCapture(s); r != CUDA_SUCCESS)
+    return r;
   if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
     return e;
   const bool idle = s->legacy() ? driver::blockingStreamsIdle(c) : s->idle();
@@ -53,6 +59,18 @@ CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
     return CUDA_ERROR_INVALID_HANDLE;
   if (flags & ~unsigned(CU_EVENT_WAIT_EXTERNAL))
     return CUDA_ERROR_INVALID_VALUE;
+  if (driver::anyCapture()) {
+    if (s->legacy())
+      if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)
+        return r;
+    bool handled;
+    if (flags & CU_EVENT_WAIT_EXTERNAL && driver::capturing(s)) // a wait node
+      return captureOr(s, &handled, [&](driver::NodeSpec *n) {
+        return eventNode(CU_GRAPH_NODE_TYPE_WAIT_EVENT, e, n);
+      });
+    if (CUresult r = driver::captureEventWait(s, ev, &handled); handled || r != CUDA_SUCCESS)
+      return r;
+  }
   auto [progress, seq] = ev->point(); // captured now: later records do not matter
   if (!progress)
     return CUDA_SUCCESS;
@@ -66,6 +84,13 @@ CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {
     return r;
   if (!fn)
     return CUDA_ERROR_INVALID_VALUE;
+  bool captured;
+  if (CUresult r = captureOr(s, &captured,
+                             [&](driver::NodeSpec *n) {
+                               return hostNode(CUDA_HOST_NODE_PARAMS{fn, userData}, n);
+                             });
+      captured || r != CUDA_SUCCESS)
+    return r;
   return submit(c, s, [fn, userData] { fn(userData); });
 }
 
@@ -77,6 +102,8 @@ CUresult addCallback(CUstream h, CUstreamCallback cb, void *userData, unsigned f
     return r;
   if (!cb || flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
+  if (driver::capturing(s)) // NVIDIA's driver: callbacks cannot be captured (host functions can)
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   return submit(c, s, [cb, userData, c, h] { cb(h, c->stickyError(), userData); });
 }
 
@@ -217,9 +244,7 @@ CUresult cuStreamGetDevice_ptsz(CUstream h, CUdevice *d) { return getDevice(h, d
 
 } // namespace cucpu::api::impl
 
-// Stream attributes and capture queries. A stream is never capturing (cuStreamBeginCapture is not
-// supported), so capture queries report CU_STREAM_CAPTURE_STATUS_NONE and, like NVIDIA's driver,
-// leave the other outputs alone.
+// Stream attributes.
 namespace cucpu::api::impl {
 namespace {
 
@@ -258,27 +283,6 @@ CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
   return CUDA_SUCCESS;
 }
 
-CUresult isCapturing(CUstream h, CUstreamCaptureStatus *status, bool pt) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (!status)
-    return CUDA_ERROR_INVALID_VALUE;
-  *status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return CUDA_SUCCESS;
-}
-
-CUresult captureInfo(CUstream h, CUstreamCaptureStatus *status, bool pt) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (status)
-    *status = CU_STREAM_CAPTURE_STATUS_NONE;
-  return CUDA_SUCCESS;
-}
-
 } // namespace
 
 CUresult cuStreamGetAttribute(CUstream h, CUstreamAttrID a, CUstreamAttrValue *v) {
@@ -299,34 +303,4 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
 CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
   return copyAttributes(dst, src, true);
 }
-CUresult cuStreamIsCapturing(CUstream h, CUstreamCaptureStatus *st) {
-  return isCapturing(h, st, false);
-}
-CUresult cuStreamIsCapturing_ptsz(CUstream h, CUstreamCaptureStatus *st) {
-  return isCapturing(h, st, true);
-}
-CUresult cuStreamGetCaptureInfo(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *) {
-  return captureInfo(h, st, false);
-}
-CUresult cuStreamGetCaptureInfo_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *) {
-  return captureInfo(h, st, true);
-}
-CUresult cuStreamGetCaptureInfo_v2(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *, CUgraph *,
-                                   const CUgraphNode **, size_t *) {
-  return captureInfo(h, st, false);
-}
-CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *,
-                                        CUgraph *, const CUgraphNode **, size_t *) {
-  return captureInfo(h, st, true);
-}
-CUresult cuStreamGetCaptureInfo_v3(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *, CUgraph *,
-                                   const CUgraphNode **, const CUgraphEdgeData **, size_t *) {
-  return captureInfo(h, st, false);
-}
-CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *,
-                                        CUgraph *, const CUgraphNode **, const CUgraphEdgeData **,
-                                        size_t *) {
-  return captureInfo(h, st, true);
-}
-
 } // namespace cucpu::api::impl

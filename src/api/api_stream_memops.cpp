@@ -5,6 +5,7 @@
 // no remote (peer) writes to flush.
 #include "device_ptr.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 #include <atomic>
@@ -105,6 +106,12 @@ CUresult batch(CUstream h, unsigned count, const CUstreamBatchMemOpParams *param
   for (unsigned i = 0; i < count; ++i)
     if (CUresult r = operation(params[i], &ops[i]); r != CUDA_SUCCESS)
       return r;
+  const CUDA_BATCH_MEM_OP_NODE_PARAMS node{toHandle(c), count,
+                                           const_cast<CUstreamBatchMemOpParams *>(params), flags};
+  bool captured;
+  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) { return batchMemOpNode(node, n); });
+      captured || r != CUDA_SUCCESS)
+    return r;
   return submit(c, s, [ops = std::move(ops)] {
     for (const auto &op : ops)
       op();
@@ -172,3 +179,28 @@ CUCPU_BATCH(cuStreamBatchMemOp_v2_ptsz, true)
 #undef CUCPU_BATCH
 
 } // namespace cucpu::api::impl
+
+namespace cucpu::api {
+
+CUresult batchMemOpNode(const CUDA_BATCH_MEM_OP_NODE_PARAMS &p, driver::NodeSpec *out) {
+  if (p.flags != 0 || (p.count && !p.paramArray) || !driver::isLiveContext(fromHandle(p.ctx)))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::function<void()>> ops(p.count);
+  for (unsigned i = 0; i < p.count; ++i)
+    if (CUresult r = impl::operation(p.paramArray[i], &ops[i]); r != CUDA_SUCCESS)
+      return r;
+  driver::BatchMemOpNodeParams b;
+  b.ctx = fromHandle(p.ctx);
+  b.ops.assign(p.paramArray, p.paramArray + p.count);
+  b.flags = p.flags;
+  out->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+  out->params = std::move(b);
+  out->work = [ops = std::move(ops)] {
+    for (const auto &op : ops)
+      op();
+    return CUDA_SUCCESS;
+  };
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api

@@ -2,6 +2,8 @@
 // an interval map.
 #include "cucpu/driver/memory.h"
 
+#include "cucpu/driver/graph.h"
+
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
 #include "cucpu/support/log.h"
@@ -115,10 +117,14 @@ CUresult MemoryTracker::removeAndRelease(uintptr_t base, MemoryKind kind, CUresu
 }
 
 CUresult MemoryTracker::free(CUdeviceptr ptr) {
+  if (releaseGraphMemory(ptr)) // the address stays the graph's
+    return CUDA_SUCCESS;
   return removeAndRelease(ptr, MemoryKind::Device, CUDA_ERROR_INVALID_VALUE);
 }
 
 CUresult MemoryTracker::freeInStreamOrder(CUdeviceptr ptr) {
+  if (releaseGraphMemory(ptr))
+    return CUDA_SUCCESS;
   Allocation a;
   if (!remove(ptr, MemoryKind::Device, &a))
     return CUDA_ERROR_INVALID_VALUE;

@@ -1,6 +1,8 @@
 // Streams (ordered queues with an on-demand executor thread), events, and the stream registry.
 #include "cucpu/driver/stream.h"
 
+#include "cucpu/driver/capture.h"
+
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
 
@@ -312,6 +314,7 @@ CUresult destroyStream(Stream *s) {
     keep = std::move(*it);
     v.erase(it);
   }
+  forgetCapturingStream(s);
   return CUDA_SUCCESS; // `keep` waits for the stream's work as it goes
 }
 
@@ -346,6 +349,8 @@ Stream *legacyStream(Context *ctx) {
 }
 
 CUresult syncLegacy(Context *ctx) {
+  if (CUresult r = legacyUseDuringCapture(ctx); r != CUDA_SUCCESS)
+    return r;
   for (auto &s : streamsOf(ctx))
     if (s->blocking())
       s->drain();

@@ -13,21 +13,9 @@
 
 namespace cucpu::driver {
 
-CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **kernelParams,
-                       void **extra) {
-  struct Args {
-    std::vector<unsigned char> bytes;
-    std::vector<void *> pointers;
-    size_t bufferSize = 0;
-    std::vector<void *> extra;
-  };
-  if (CUresult sticky = s->context()->stickyError(); sticky != CUDA_SUCCESS)
-    return sticky;
-  if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
-    return r; // reported by cuLaunchKernel itself, as CUDA does
+CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedArgs *args) {
   if (kernelParams && extra)
     return CUDA_ERROR_INVALID_VALUE;
-  auto args = std::make_shared<Args>();
   if (kernelParams) {
     size_t offset, size;
     std::vector<std::pair<size_t, size_t>> spans; // (position in bytes, size)
@@ -62,15 +50,49 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
   } else if (size_t offset, size; f->param(0, &offset, &size)) {
     return CUDA_ERROR_INVALID_VALUE; // parameters, but none given
   }
-  s->enqueue([s, f, cfg, args] {
+  return CUDA_SUCCESS;
+}
+
+Work launchWork(Context *ctx, Function *f, const LaunchConfig &cfg,
+                std::shared_ptr<PackedArgs> args) {
+  return [ctx, f, cfg, args] {
     CUresult r =
-        launchKernel(s->context(), f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
+        launchKernel(ctx, f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
                      args->extra.empty() ? nullptr : args->extra.data());
-    if (r != CUDA_SUCCESS) {
+    if (r != CUDA_SUCCESS)
       log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
                  f->name(), static_cast<int>(r));
+    return r;
+  };
+}
+
+CUresult kernelNode(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                    void **extra, NodeSpec *out) {
+  if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
+    return r; // reported by cuLaunchKernel itself, as CUDA does
+  auto args = std::make_shared<PackedArgs>();
+  if (CUresult r = packArgs(f, kernelParams, extra, args.get()); r != CUDA_SUCCESS)
+    return r;
+  KernelNodeParams k;
+  k.function = f;
+  k.cfg = cfg;
+  k.args = args;
+  out->type = CU_GRAPH_NODE_TYPE_KERNEL;
+  out->work = launchWork(ctx, f, cfg, std::move(args));
+  out->params = std::move(k);
+  return CUDA_SUCCESS;
+}
+
+CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                       void **extra) {
+  if (CUresult sticky = s->context()->stickyError(); sticky != CUDA_SUCCESS)
+    return sticky;
+  NodeSpec spec;
+  if (CUresult r = kernelNode(s->context(), f, cfg, kernelParams, extra, &spec); r != CUDA_SUCCESS)
+    return r;
+  s->enqueue([s, work = std::move(spec.work)] {
+    if (CUresult r = work(); r != CUDA_SUCCESS)
       s->setError(r);
-    }
   });
   return CUDA_SUCCESS;
 }

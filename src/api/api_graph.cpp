@@ -1,0 +1,354 @@
+// Entry points: graphs as data (create, destroy, clone, nodes and edges and their queries, dot
+// output), user objects and the device's graph memory attributes.
+#include "api_graph.h"
+
+#include "cucpu/driver/graph.h"
+#include "entry_points.h"
+
+#include <cstdio>
+
+namespace cucpu::api {
+
+CUresult graphOf(CUgraph h, driver::Graph **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Graph *>(h);
+  return h && driver::isLiveGraph(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult nodeOf(CUgraphNode h, driver::Node **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<driver::Node *>(h);
+  return h && driver::isLiveGraphNode(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+bool defaultEdges(const CUgraphEdgeData *edges, size_t count) {
+  for (size_t i = 0; edges && i < count; ++i)
+    if (edges[i].from_port || edges[i].to_port || edges[i].type)
+      return false;
+  return true;
+}
+
+CUresult addNode(CUgraphNode *out, CUgraph hGraph, const CUgraphNode *deps, size_t count,
+                 const std::function<CUresult(driver::NodeSpec *)> &make) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (!out || (count && !deps))
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::NodeSpec spec;
+  if (CUresult r = make(&spec); r != CUDA_SUCCESS)
+    return r;
+  driver::Node *n;
+  auto nodes = reinterpret_cast<driver::Node *const *>(deps);
+  if (CUresult r = g->add(std::move(spec), nodes, count, &n); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<CUgraphNode>(n);
+  return CUDA_SUCCESS;
+}
+
+} // namespace cucpu::api
+
+namespace cucpu::api::impl {
+namespace {
+
+// Fills up to *count entries of `out` (null: only counts); *count becomes what was written.
+template <typename T, typename F>
+CUresult list(size_t total, T *out, size_t *count, F &&entry) {
+  if (!count)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!out) {
+    *count = total;
+    return CUDA_SUCCESS;
+  }
+  for (size_t i = 0; i < *count; ++i)
+    out[i] = i < total ? entry(i) : T{};
+  *count = std::min(*count, total);
+  return CUDA_SUCCESS;
+}
+
+CUgraphNode handle(const driver::Node *n) {
+  return reinterpret_cast<CUgraphNode>(const_cast<driver::Node *>(n));
+}
+
+CUresult edges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *data,
+               size_t *count) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (!count || (!from != !to))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto all = g->edges();
+  const size_t n = *count;
+  if (CUresult r = list(all.size(), from, count, [&](size_t i) { return handle(all[i].first); });
+      r != CUDA_SUCCESS)
+    return r;
+  if (to) {
+    size_t m = n;
+    list(all.size(), to, &m, [&](size_t i) { return handle(all[i].second); });
+    for (size_t i = 0; data && i < n; ++i)
+      data[i] = CUgraphEdgeData{};
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult neighbours(CUgraphNode hNode, CUgraphNode *out, CUgraphEdgeData *data, size_t *count,
+                    bool dependencies) {
+  driver::Node *n;
+  if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
+    return r;
+  const auto &v = dependencies ? n->deps : n->dependents;
+  const size_t given = count ? *count : 0;
+  if (CUresult r = list(v.size(), out, count, [&](size_t i) { return handle(v[i]); });
+      r != CUDA_SUCCESS)
+    return r;
+  for (size_t i = 0; out && data && i < given; ++i)
+    data[i] = CUgraphEdgeData{};
+  return CUDA_SUCCESS;
+}
+
+CUresult changeEdges(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                     const CUgraphEdgeData *data, size_t count, bool add) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (count && (!from || !to))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!defaultEdges(data, count))
+    return CUDA_ERROR_NOT_SUPPORTED; // ports and programmatic edges: kernels only, none here
+  auto f = reinterpret_cast<driver::Node *const *>(from);
+  auto t = reinterpret_cast<driver::Node *const *>(to);
+  return add ? g->addEdges(f, t, count) : g->removeEdges(f, t, count);
+}
+
+} // namespace
+
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!phGraph || flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *phGraph = reinterpret_cast<CUgraph>(driver::createGraph());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph hGraph) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  driver::destroyGraph(g);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(originalGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (!phGraphClone)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Graph *copy = driver::createGraph(); // the application's until cuGraphDestroy
+  g->cloneInto(*copy);
+  *phGraphClone = reinterpret_cast<CUgraph>(copy);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode,
+                                CUgraph hClonedGraph) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hClonedGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (!phNode || !hOriginalNode)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Node *n = g->cloneOf(reinterpret_cast<driver::Node *>(hOriginalNode));
+  if (!n)
+    return CUDA_ERROR_INVALID_VALUE;
+  *phNode = handle(n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
+  driver::Node *n;
+  if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
+    return r;
+  if (!type)
+    return CUDA_ERROR_INVALID_VALUE;
+  *type = n->spec.type;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  const auto &all = g->nodes();
+  return list(all.size(), nodes, numNodes, [&](size_t i) { return handle(all[i].get()); });
+}
+
+CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  auto roots = g->roots();
+  return list(roots.size(), rootNodes, numRootNodes, [&](size_t i) { return handle(roots[i]); });
+}
+
+CUresult cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges) {
+  return edges(hGraph, from, to, nullptr, numEdges);
+}
+CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to,
+                            CUgraphEdgeData *edgeData, size_t *numEdges) {
+  return edges(hGraph, from, to, edgeData, numEdges);
+}
+CUresult cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *deps, size_t *n) {
+  return neighbours(hNode, deps, nullptr, n, true);
+}
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *deps,
+                                       CUgraphEdgeData *edgeData, size_t *n) {
+  return neighbours(hNode, deps, edgeData, n, true);
+}
+CUresult cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *nodes, size_t *n) {
+  return neighbours(hNode, nodes, nullptr, n, false);
+}
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *nodes,
+                                         CUgraphEdgeData *edgeData, size_t *n) {
+  return neighbours(hNode, nodes, edgeData, n, false);
+}
+CUresult cuGraphAddDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                size_t n) {
+  return changeEdges(g, from, to, nullptr, n, true);
+}
+CUresult cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                   const CUgraphEdgeData *edgeData, size_t n) {
+  return changeEdges(g, from, to, edgeData, n, true);
+}
+CUresult cuGraphRemoveDependencies(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                   size_t n) {
+  return changeEdges(g, from, to, nullptr, n, false);
+}
+CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                                      const CUgraphEdgeData *edgeData, size_t n) {
+  return changeEdges(g, from, to, edgeData, n, false);
+}
+
+CUresult cuGraphDestroyNode(CUgraphNode hNode) {
+  driver::Node *n;
+  if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
+    return r;
+  n->graph->destroy(n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  if (!path)
+    return CUDA_ERROR_INVALID_VALUE;
+  FILE *f = std::fopen(path, "w");
+  if (!f)
+    return CUDA_ERROR_OPERATING_SYSTEM;
+  const std::string text = g->dot(flags);
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  return std::fclose(f) == 0 && ok ? CUDA_SUCCESS : CUDA_ERROR_OPERATING_SYSTEM;
+}
+
+CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
+                            unsigned int initialRefcount, unsigned int flags) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  // NVIDIA's driver requires CU_USER_OBJECT_NO_DESTRUCTOR_SYNC (tests/gpu/answers/graphs.txt).
+  if (!object_out || !destroy || initialRefcount == 0 ||
+      flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
+    return CUDA_ERROR_INVALID_VALUE;
+  *object_out =
+      reinterpret_cast<CUuserObject>(driver::createUserObject(ptr, destroy, initialRefcount));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
+  auto *o = reinterpret_cast<driver::UserObject *>(object);
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!driver::isLiveUserObject(o) || count == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  o->retain(count);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
+  auto *o = reinterpret_cast<driver::UserObject *>(object);
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!driver::isLiveUserObject(o) || count == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  o->release(count);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
+                                 unsigned int flags) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(graph, &g); r != CUDA_SUCCESS)
+    return r;
+  auto *o = reinterpret_cast<driver::UserObject *>(object);
+  if (!driver::isLiveUserObject(o) || count == 0 || (flags & ~unsigned(CU_GRAPH_USER_OBJECT_MOVE)))
+    return CUDA_ERROR_INVALID_VALUE;
+  g->retainUserObject(o, count);
+  if (flags & CU_GRAPH_USER_OBJECT_MOVE) // the caller's references move to the graph
+    o->release(count);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(graph, &g); r != CUDA_SUCCESS)
+    return r;
+  auto *o = reinterpret_cast<driver::UserObject *>(object);
+  if (!driver::isLiveUserObject(o) || count == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return g->releaseUserObject(o, count);
+}
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(device, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *v = static_cast<cuuint64_t *>(value);
+  switch (attr) {
+  case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
+  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
+    *v = driver::graphMemoryInUse();
+    return CUDA_SUCCESS;
+  case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
+  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH:
+    *v = driver::graphMemoryHigh();
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) {
+  driver::Device *d;
+  if (CUresult r = deviceOf(device, &d); r != CUDA_SUCCESS)
+    return r;
+  if (!value)
+    return CUDA_ERROR_INVALID_VALUE;
+  // Only the high-water marks may be set, and only to 0 (a reset).
+  if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
+      *static_cast<cuuint64_t *>(value) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::resetGraphMemoryHigh();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGraphMemTrim(CUdevice device) {
+  driver::Device *d;
+  // Memory of destroyed executable graphs goes back at once: nothing is cached to trim.
+  return deviceOf(device, &d);
+}
+
+} // namespace cucpu::api::impl
