@@ -1,7 +1,8 @@
-// The cooperative-groups syscalls of NVIDIA's device runtime, written in PTX. The grid's handle is
-// the cooperative launch's workspace (%envreg1:%envreg2, zero in other launches); a handle that
-// is not ends the grid with CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU. A grid barrier is one thread
-// per block calling cucpu_services.grid_sync between two block barriers.
+// The cooperative-groups syscalls of NVIDIA's device runtime and cudaGraphSetConditional, written
+// in PTX. The grid's handle is the cooperative launch's workspace (%envreg1:%envreg2, zero in
+// other launches); a handle that is not ends the grid with CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU.
+// A grid barrier is one thread per block calling cucpu_services.grid_sync between two block
+// barriers.
 #include "device_runtime.h"
 
 #include "cucpu/support/log.h"
@@ -92,6 +93,18 @@ $done:
   ret;
 }
 
+// A conditional graph node's value, set from device code: the handle is the address of the
+// value (cuGraphConditionalHandleCreate).
+.func cudaGraphSetConditional(.param .b64 handle, .param .b32 value)
+{
+  .reg .b32 %r1;
+  .reg .b64 %rd1;
+  ld.param.b64 %rd1, [handle];
+  ld.param.b32 %r1, [value];
+  st.u32 [%rd1], %r1;
+  ret;
+}
+
 .func (.param .b32 status) __cuda_syscall_CGS_get_size(.param .b64 threads, .param .b64 grids, .param .b64 handle)
 {
   .reg .b32 %r<8>;
@@ -161,6 +174,8 @@ const ptx::Module &deviceRuntime() {
   return m;
 }
 
+constexpr std::string_view kSetConditional = "cudaGraphSetConditional";
+
 bool declaresUndefined(const ptx::Module &m, std::string_view name) {
   const ptx::Function *f = m.findFunction(name);
   return f && !f->hasBody;
@@ -172,7 +187,8 @@ void addDeviceRuntime(ptx::Module &m) {
   const ptx::Module &rt = deviceRuntime();
   bool wanted = false;
   for (const ptx::Function &f : rt.functions)
-    wanted = wanted || (f.name.starts_with("__cuda_syscall_") && declaresUndefined(m, f.name));
+    wanted = wanted || ((f.name.starts_with("__cuda_syscall_") || f.name == kSetConditional) &&
+                        declaresUndefined(m, f.name));
   if (!wanted)
     return;
   for (const ptx::Function &f : rt.functions)

@@ -11,7 +11,7 @@ namespace cucpu::jit {
 inline constexpr const char *kGridSyncFunction = "__cucpu_grid_sync";
 
 // Adds to `m` a definition of each device-runtime syscall it declares without defining
-// (__cuda_syscall_CGS_get_intrinsic_handle, _sync, _get_size, _get_rank).
+// (__cuda_syscall_CGS_get_intrinsic_handle, _sync, _get_size, _get_rank, cudaGraphSetConditional).
 void addDeviceRuntime(ptx::Module &m);
 
 } // namespace cucpu::jit

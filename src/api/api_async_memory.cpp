@@ -85,12 +85,13 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
   bool captured;
   if (CUresult r = captureOr(s, &captured,
                              [&](driver::NodeSpec *n) {
-                               return copyNode(linearCopy(dst, dstSide, src, srcSide, bytes), c,
-                                               [dst, src, bytes] {
-                                                 std::memmove(hostPtr(dst), hostPtr(src), bytes);
-                                                 return CUDA_SUCCESS;
-                                               },
-                                               n);
+                               return copyNode(
+                                   linearCopy(dst, dstSide, src, srcSide, bytes), c,
+                                   [dst, src, bytes] {
+                                     std::memmove(hostPtr(dst), hostPtr(src), bytes);
+                                     return CUDA_SUCCESS;
+                                   },
+                                   n);
                              });
       captured || r != CUDA_SUCCESS)
     return r;
@@ -162,9 +163,8 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
     return CUDA_SUCCESS;
   }
   bool captured;
-  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) {
-        return captureAllocation(c, bytes, dptr, n);
-      });
+  if (CUresult r = captureOr(
+          s, &captured, [&](driver::NodeSpec *n) { return captureAllocation(c, bytes, dptr, n); });
       captured || r != CUDA_SUCCESS)
     return r;
   // The device's current pool hands out memory at once; it is usable in stream order.
@@ -179,7 +179,8 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
   if (dptr == 0) // freeing nothing is allowed, as with the driver
     return CUDA_SUCCESS;
   bool captured;
-  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) { return memFreeNode(dptr, n); });
+  if (CUresult r =
+          captureOr(s, &captured, [&](driver::NodeSpec *n) { return memFreeNode(dptr, n); });
       captured || r != CUDA_SUCCESS)
     return r;
   driver::Allocation a;

@@ -54,8 +54,7 @@ namespace cucpu::api::impl {
 namespace {
 
 // Fills up to *count entries of `out` (null: only counts); *count becomes what was written.
-template <typename T, typename F>
-CUresult list(size_t total, T *out, size_t *count, F &&entry) {
+template <typename T, typename F> CUresult list(size_t total, T *out, size_t *count, F &&entry) {
   if (!count)
     return CUDA_ERROR_INVALID_VALUE;
   if (!out) {
@@ -258,8 +257,7 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   // NVIDIA's driver requires CU_USER_OBJECT_NO_DESTRUCTOR_SYNC (tests/gpu/answers/graphs.txt).
-  if (!object_out || !destroy || initialRefcount == 0 ||
-      flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
+  if (!object_out || !destroy || initialRefcount == 0 || flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
     return CUDA_ERROR_INVALID_VALUE;
   *object_out =
       reinterpret_cast<CUuserObject>(driver::createUserObject(ptr, destroy, initialRefcount));

@@ -81,9 +81,10 @@ CUresult instantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_INSTANTIA
     return CUDA_ERROR_INVALID_VALUE;
   p->hErrNode_out = nullptr;
   CUresult r = instantiate(out, g, p->flags);
-  p->result_out = r == CUDA_SUCCESS                 ? CUDA_GRAPH_INSTANTIATE_SUCCESS
-                  : r == CUDA_ERROR_NOT_SUPPORTED ? CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
-                                                    : CUDA_GRAPH_INSTANTIATE_ERROR;
+  p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS
+                  : r == CUDA_ERROR_NOT_SUPPORTED
+                      ? CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
+                      : CUDA_GRAPH_INSTANTIATE_ERROR;
   if (r == CUDA_SUCCESS && (p->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD))
     return upload(*out, p->hUploadStream, perThread);
   return r;

@@ -156,25 +156,58 @@ Make genericMake(const CUgraphNodeParams *p) {
       return batchMemOpNode(CUDA_BATCH_MEM_OP_NODE_PARAMS{b.ctx, b.count, b.paramArray, b.flags},
                             n);
     }
-    default: // external semaphores and conditional nodes: not supported here
+    default: // external semaphores: not supported; conditional nodes cannot change kind
       return CUDA_ERROR_NOT_SUPPORTED;
     }
   };
+}
+
+// A conditional node: its body graphs are created empty and handed back for the caller to fill.
+CUresult conditionalNode(CUDA_CONDITIONAL_NODE_PARAMS &p, driver::Graph *g, driver::NodeSpec *out) {
+  const bool sizeOk = p.type == CU_GRAPH_COND_TYPE_WHILE    ? p.size == 1
+                      : p.type == CU_GRAPH_COND_TYPE_IF     ? p.size == 1 || p.size == 2
+                      : p.type == CU_GRAPH_COND_TYPE_SWITCH ? p.size >= 1
+                                                            : false;
+  if (!sizeOk || !g->ownsConditional(p.handle))
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c;
+  if (CUresult r = p.ctx ? resolveContext(p.ctx, &c) : currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  driver::ConditionalNodeParams cond;
+  cond.handle = p.handle;
+  cond.type = p.type;
+  cond.ctx = c;
+  cond.handles = std::make_shared<std::vector<CUgraph>>();
+  for (unsigned i = 0; i < p.size; ++i) {
+    cond.bodies.emplace_back(driver::createGraph(), driver::destroyGraph);
+    cond.handles->push_back(reinterpret_cast<CUgraph>(cond.bodies.back().get()));
+  }
+  p.phGraph_out = cond.handles->data(); // the driver's array, valid as long as the node
+  out->type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  out->params = std::move(cond);
+  out->work = nullptr; // the schedule tests the value and runs a body
+  return CUDA_SUCCESS;
 }
 
 CUresult addGeneric(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
                     const CUgraphEdgeData *edges, size_t count, CUgraphNodeParams *p) {
   if (!defaultEdges(edges, count))
     return CUDA_ERROR_NOT_SUPPORTED;
+  if (p && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+    driver::Graph *graph;
+    if (CUresult r = graphOf(g, &graph); r != CUDA_SUCCESS)
+      return r;
+    return addNode(out, g, deps, count,
+                   [&](driver::NodeSpec *n) { return conditionalNode(p->conditional, graph, n); });
+  }
   if (p && p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) { // writes the address back
     driver::Context *c;
     if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
       return r;
     CUDA_MEM_ALLOC_NODE_PARAMS a;
     std::memcpy(&a, &p->alloc, sizeof a);
-    CUresult r = addNode(out, g, deps, count, [&](driver::NodeSpec *n) {
-      return memAllocNode(a, c, n);
-    });
+    CUresult r =
+        addNode(out, g, deps, count, [&](driver::NodeSpec *n) { return memAllocNode(a, c, n); });
     p->alloc.dptr = a.dptr;
     return r;
   }
@@ -434,9 +467,8 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode h, CUDA_BATCH_MEM_OP_NODE_PA
   return CUDA_SUCCESS;
 }
 CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode h, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
-  return setNode(h, [p](driver::NodeSpec *s) {
-    return p ? batchMemOpNode(*p, s) : CUDA_ERROR_INVALID_VALUE;
-  });
+  return setNode(
+      h, [p](driver::NodeSpec *s) { return p ? batchMemOpNode(*p, s) : CUDA_ERROR_INVALID_VALUE; });
 }
 CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec e, CUgraphNode h,
                                             const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
@@ -458,6 +490,21 @@ CUresult cuGraphNodeSetParams(CUgraphNode h, CUgraphNodeParams *p) {
 }
 CUresult cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParams *p) {
   return setExecNode(e, h, genericMake(p));
+}
+
+CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *out, CUgraph hGraph,
+                                        CUcontext ctx, unsigned int defaultLaunchValue,
+                                        unsigned int flags) {
+  driver::Graph *g;
+  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c;
+  if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
+    return r;
+  if (!out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT)))
+    return CUDA_ERROR_INVALID_VALUE;
+  *out = g->createConditional(defaultLaunchValue, flags & CU_GRAPH_COND_ASSIGN_DEFAULT);
+  return CUDA_SUCCESS;
 }
 
 } // namespace cucpu::api::impl

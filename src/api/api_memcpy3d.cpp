@@ -172,10 +172,9 @@ CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
     return ctx->stickyError();
   }
   bool captured;
-  if (CUresult r = captureOr(s, &captured,
-                             [&](driver::NodeSpec *n) {
-                               return copyNode(descriptorOf(c), ctx, work, n);
-                             });
+  if (CUresult r =
+          captureOr(s, &captured,
+                    [&](driver::NodeSpec *n) { return copyNode(descriptorOf(c), ctx, work, n); });
       captured || r != CUDA_SUCCESS)
     return r;
   return submit(ctx, s, [work] { work(); });

@@ -109,7 +109,8 @@ CUresult batch(CUstream h, unsigned count, const CUstreamBatchMemOpParams *param
   const CUDA_BATCH_MEM_OP_NODE_PARAMS node{toHandle(c), count,
                                            const_cast<CUstreamBatchMemOpParams *>(params), flags};
   bool captured;
-  if (CUresult r = captureOr(s, &captured, [&](driver::NodeSpec *n) { return batchMemOpNode(node, n); });
+  if (CUresult r =
+          captureOr(s, &captured, [&](driver::NodeSpec *n) { return batchMemOpNode(node, n); });
       captured || r != CUDA_SUCCESS)
     return r;
   return submit(c, s, [ops = std::move(ops)] {

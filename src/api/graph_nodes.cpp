@@ -15,7 +15,8 @@
 namespace cucpu::api {
 namespace {
 
-template <typename T> void fill(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
+template <typename T>
+void fill(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
   for (size_t y = 0; y < height; ++y)
     std::fill_n(static_cast<T *>(hostPtr(dst + y * pitch)), width, value);
 }
@@ -33,13 +34,12 @@ CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::Work wor
   return CUDA_SUCCESS;
 }
 
-CUresult memsetNode(const CUDA_MEMSET_NODE_PARAMS &p, driver::Context *ctx,
-                    driver::NodeSpec *out) {
+CUresult memsetNode(const CUDA_MEMSET_NODE_PARAMS &p, driver::Context *ctx, driver::NodeSpec *out) {
   const unsigned size = p.elementSize;
   if ((size != 1 && size != 2 && size != 4) || p.width == 0 || p.height == 0 ||
       !validRows(p.dst, p.height > 1 ? p.pitch : p.width * size, size, p.width, p.height)) {
-    log::debug(log::Component::Api, "memset node: element size {}, {} x {} at {:#x}", size,
-               p.width, p.height, p.dst);
+    log::debug(log::Component::Api, "memset node: element size {}, {} x {} at {:#x}", size, p.width,
+               p.height, p.dst);
     return CUDA_ERROR_INVALID_VALUE;
   }
   driver::MemsetNodeParams m;
@@ -116,8 +116,9 @@ CUresult eventNode(CUgraphNodeType type, CUevent e, driver::NodeSpec *out) {
 CUresult memAllocNode(CUDA_MEM_ALLOC_NODE_PARAMS &p, driver::Context *ctx, driver::NodeSpec *out) {
   const CUmemPoolProps &props = p.poolProps;
   if (props.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
-      props.location.type != CU_MEM_LOCATION_TYPE_DEVICE || props.location.id != ctx->device()->ordinal() ||
-      p.bytesize == 0 || (p.accessDescCount && !p.accessDescs))
+      props.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+      props.location.id != ctx->device()->ordinal() || p.bytesize == 0 ||
+      (p.accessDescCount && !p.accessDescs))
     return CUDA_ERROR_INVALID_VALUE;
   driver::MemAllocNodeParams a;
   if (CUresult r = driver::allocateGraphMemory(ctx, p.bytesize, &a.memory); r != CUDA_SUCCESS)
@@ -147,7 +148,7 @@ CUresult childNode(CUgraph child, driver::NodeSpec *out) {
   auto *g = reinterpret_cast<driver::Graph *>(child);
   if (!driver::isLiveGraph(g))
     return CUDA_ERROR_INVALID_VALUE;
-  if (g->hasAllocations()) // NVIDIA's driver refuses child graphs that allocate
+  if (g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)) // NVIDIA's driver refuses child graphs that allocate
     return CUDA_ERROR_NOT_SUPPORTED;
   out->type = CU_GRAPH_NODE_TYPE_GRAPH;
   out->params = driver::ChildNodeParams{g->clone()};

@@ -14,8 +14,7 @@ namespace cucpu::api {
 CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out);
 CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::Work work,
                   driver::NodeSpec *out);
-CUresult memsetNode(const CUDA_MEMSET_NODE_PARAMS &p, driver::Context *ctx,
-                    driver::NodeSpec *out);
+CUresult memsetNode(const CUDA_MEMSET_NODE_PARAMS &p, driver::Context *ctx, driver::NodeSpec *out);
 CUresult kernelNode(const CUDA_KERNEL_NODE_PARAMS &p, driver::NodeSpec *out);
 CUresult hostNode(const CUDA_HOST_NODE_PARAMS &p, driver::NodeSpec *out);
 CUresult eventNode(CUgraphNodeType type, CUevent e, driver::NodeSpec *out);

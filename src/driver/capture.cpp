@@ -114,9 +114,8 @@ CUresult endCapture(Stream *s, Graph **out) {
     const auto &end = c->streams[s];
     for (auto &[other, deps] : c->streams)
       for (Node *d : deps)
-        if (other != s && std::none_of(end.begin(), end.end(), [&](Node *e) {
-              return c->graph->reaches(d, e);
-            }))
+        if (other != s &&
+            std::none_of(end.begin(), end.end(), [&](Node *e) { return c->graph->reaches(d, e); }))
           r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
   }
   detach(c);
@@ -267,8 +266,8 @@ CUresult unsafeDuringCapture() {
   std::lock_guard lk(captures().mutex);
   bool forbidden = false;
   for (auto &[s, c] : captures().byStream) {
-    const bool mine = c->thread == std::this_thread::get_id() &&
-                      c->mode != CU_STREAM_CAPTURE_MODE_RELAXED;
+    const bool mine =
+        c->thread == std::this_thread::get_id() && c->mode != CU_STREAM_CAPTURE_MODE_RELAXED;
     const bool global =
         threadMode == CU_STREAM_CAPTURE_MODE_GLOBAL && c->mode == CU_STREAM_CAPTURE_MODE_GLOBAL;
     if (mine || global) { // invalidated captures still forbid them until they end

@@ -55,6 +55,8 @@ const char *typeName(CUgraphNodeType t) {
     return "mem_free";
   case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
     return "batch_mem_op";
+  case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+    return "conditional";
   default:
     return "node";
   }
@@ -222,6 +224,9 @@ void Graph::cloneInto(Graph &copy, std::map<const Node *, Node *> *map) const {
     NodeSpec spec = n->spec;
     if (auto *child = std::get_if<ChildNodeParams>(&spec.params))
       child->graph = child->graph->clone(&m);
+    if (auto *cond = std::get_if<ConditionalNodeParams>(&spec.params))
+      for (auto &body : cond->bodies)
+        body = body->clone(&m);
     Node *c;
     copy.add(std::move(spec), nullptr, 0, &c);
     m[n.get()] = c;
@@ -235,6 +240,7 @@ void Graph::cloneInto(Graph &copy, std::map<const Node *, Node *> *map) const {
     }
   for (auto [o, count] : userObjects_)
     copy.retainUserObject(o, count);
+  copy.conditionals_ = conditionals_; // the handles stay valid in copies and executable graphs
 }
 
 Node *Graph::cloneOf(const Node *original) const {
@@ -244,13 +250,17 @@ Node *Graph::cloneOf(const Node *original) const {
   return nullptr;
 }
 
-bool Graph::hasAllocations() const {
+bool Graph::has(CUgraphNodeType type) const {
   for (auto &n : nodes_) {
-    if (n->spec.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+    if (n->spec.type == type)
       return true;
     if (auto *child = std::get_if<ChildNodeParams>(&n->spec.params);
-        child && child->graph->hasAllocations())
+        child && child->graph->has(type))
       return true;
+    if (auto *cond = std::get_if<ConditionalNodeParams>(&n->spec.params))
+      for (auto &body : cond->bodies)
+        if (body->has(type))
+          return true;
   }
   return false;
 }
@@ -283,20 +293,28 @@ std::string Graph::dot(unsigned flags) const {
          << typeName(n->spec.type);
       if (flags & CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE) {
         if (auto *k = std::get_if<KernelNodeParams>(&n->spec.params))
-          os << "\\n" << k->function->name() << " <<<" << k->cfg.grid[0] << "," << k->cfg.grid[1]
-             << "," << k->cfg.grid[2] << " x " << k->cfg.block[0] << "," << k->cfg.block[1]
-             << "," << k->cfg.block[2] << ">>>";
+          os << "\\n"
+             << k->function->name() << " <<<" << k->cfg.grid[0] << "," << k->cfg.grid[1] << ","
+             << k->cfg.grid[2] << " x " << k->cfg.block[0] << "," << k->cfg.block[1] << ","
+             << k->cfg.block[2] << ">>>";
         else if (auto *c = std::get_if<MemcpyNodeParams>(&n->spec.params))
-          os << "\\n" << c->copy.WidthInBytes << " x " << c->copy.Height << " x "
-             << c->copy.Depth << " bytes";
+          os << "\\n"
+             << c->copy.WidthInBytes << " x " << c->copy.Height << " x " << c->copy.Depth
+             << " bytes";
         else if (auto *m = std::get_if<MemsetNodeParams>(&n->spec.params))
           os << "\\nvalue " << m->memset.value << ", " << m->memset.width << " x "
              << m->memset.height << " of " << m->memset.elementSize << " bytes";
       }
       os << "\"];\n";
-      if (auto *child = std::get_if<ChildNodeParams>(&n->spec.params)) {
-        os << std::string(depth * 2, ' ') << "subgraph cluster_" << id << " {\n";
-        emit(*child->graph, depth + 1);
+      std::vector<const Graph *> inner;
+      if (auto *child = std::get_if<ChildNodeParams>(&n->spec.params))
+        inner.push_back(child->graph.get());
+      if (auto *cond = std::get_if<ConditionalNodeParams>(&n->spec.params))
+        for (auto &body : cond->bodies)
+          inner.push_back(body.get());
+      for (const Graph *g : inner) {
+        os << std::string(depth * 2, ' ') << "subgraph cluster_" << next++ << " {\n";
+        emit(*g, depth + 1);
         os << std::string(depth * 2, ' ') << "}\n";
       }
     }
@@ -309,6 +327,31 @@ std::string Graph::dot(unsigned flags) const {
   emit(*this, 1);
   os << "}\n";
   return os.str();
+}
+
+CUgraphConditionalHandle Graph::createConditional(unsigned defaultValue, bool assignDefault) {
+  auto slot = std::make_shared<ConditionalSlot>();
+  slot->value = slot->defaultValue = defaultValue;
+  slot->assignDefault = assignDefault;
+  conditionals_.push_back(slot);
+  return reinterpret_cast<CUgraphConditionalHandle>(slot.get());
+}
+
+bool Graph::ownsConditional(CUgraphConditionalHandle h) const {
+  return std::any_of(conditionals_.begin(), conditionals_.end(), [h](const auto &slot) {
+    return reinterpret_cast<CUgraphConditionalHandle>(slot.get()) == h;
+  });
+}
+
+void Graph::conditionals(std::vector<std::shared_ptr<ConditionalSlot>> *out) const {
+  out->insert(out->end(), conditionals_.begin(), conditionals_.end());
+  for (auto &n : nodes_) {
+    if (auto *child = std::get_if<ChildNodeParams>(&n->spec.params))
+      child->graph->conditionals(out);
+    if (auto *cond = std::get_if<ConditionalNodeParams>(&n->spec.params))
+      for (auto &body : cond->bodies)
+        body->conditionals(out);
+  }
 }
 
 UserObject *createUserObject(void *ptr, CUhostFn destroy, unsigned count) {

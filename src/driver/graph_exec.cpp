@@ -27,9 +27,14 @@ bool flatten(const Graph &g, GraphExec::Schedule *out) {
     if (auto *child = std::get_if<ChildNodeParams>(&n->spec.params)) {
       if (!flatten(*child->graph, out))
         return false;
-    } else {
-      out->push_back(&n->spec);
+      continue;
     }
+    GraphExec::Step step{&n->spec, {}};
+    if (auto *cond = std::get_if<ConditionalNodeParams>(&n->spec.params))
+      for (auto &body : cond->bodies)
+        if (!flatten(*body, &step.bodies.emplace_back()))
+          return false;
+    out->push_back(std::move(step));
   }
   return true;
 }
@@ -47,10 +52,11 @@ CUresult GraphExec::instantiate(const Graph &g, unsigned long long flags, GraphE
     log::debug(log::Component::Api, "graph instantiation: the graph has a cycle");
     return CUDA_ERROR_INVALID_VALUE;
   }
-  const bool allocates = g.hasAllocations();
-  if (allocates && g.instantiatedWithAllocations > 0) {
-    log::debug(log::Component::Api, "graph instantiation: a graph with memory allocation nodes "
-                                    "is instantiated once at a time");
+  const bool exclusive =
+      g.has(CU_GRAPH_NODE_TYPE_MEM_ALLOC) || g.has(CU_GRAPH_NODE_TYPE_CONDITIONAL);
+  if (exclusive && g.exclusiveExecs > 0) {
+    log::debug(log::Component::Api, "graph instantiation: a graph with memory allocation or "
+                                    "conditional nodes is instantiated once at a time");
     return CUDA_ERROR_NOT_SUPPORTED;
   }
   auto e = std::make_unique<GraphExec>();
@@ -58,13 +64,13 @@ CUresult GraphExec::instantiate(const Graph &g, unsigned long long flags, GraphE
   e->graph_ = g.clone(&map);
   e->fromOriginal_.insert(map.begin(), map.end());
   e->flags_ = flags;
-  if (allocates) {
-    ++const_cast<Graph &>(g).instantiatedWithAllocations;
+  if (exclusive) {
+    ++const_cast<Graph &>(g).exclusiveExecs;
     e->source_ = &g;
-    for (auto &n : e->graph_->nodes())
-      if (auto *a = std::get_if<MemAllocNodeParams>(&n->spec.params))
-        ++a->memory->execs;
   }
+  for (auto &n : e->graph_->nodes())
+    if (auto *a = std::get_if<MemAllocNodeParams>(&n->spec.params))
+      ++a->memory->execs;
   {
     std::lock_guard lk(e->mutex_);
     e->rebuild();
@@ -85,7 +91,7 @@ void destroyGraphExec(GraphExec *e) {
 
 GraphExec::~GraphExec() {
   if (source_ && isLiveGraph(source_))
-    --const_cast<Graph *>(source_)->instantiatedWithAllocations;
+    --const_cast<Graph *>(source_)->exclusiveExecs;
   for (auto &n : graph_->nodes())
     if (auto *a = std::get_if<MemAllocNodeParams>(&n->spec.params))
       --a->memory->execs;
@@ -99,9 +105,10 @@ void GraphExec::rebuild() {
   std::set<const NodeSpec *> off;
   for (const Node *n : disabled_)
     off.insert(&n->spec);
-  for (const NodeSpec *s : all)
-    if (!off.count(s))
-      c->steps.push_back(s);
+  for (Step &s : all)
+    if (!off.count(s.spec))
+      c->steps.push_back(std::move(s));
+  graph_->conditionals(&c->conditionals);
   compiled_ = std::move(c);
 }
 
@@ -200,11 +207,44 @@ CUresult GraphExec::update(const Graph &g, CUgraphExecUpdateResultInfo *info) {
     target->spec = theirs[i]->spec;
     if (auto *child = std::get_if<ChildNodeParams>(&target->spec.params))
       child->graph = child->graph->clone();
+    if (auto *cond = std::get_if<ConditionalNodeParams>(&target->spec.params))
+      for (auto &body : cond->bodies)
+        body = body->clone();
     fromOriginal_[theirs[i].get()] = target;
   }
   graph_ = std::move(copy);
   rebuild();
   return CUDA_SUCCESS;
+}
+
+void GraphExec::run(const Schedule &steps, Stream *s, const Waits &waits, size_t *wait) {
+  for (const Step &st : steps) {
+    const NodeSpec &spec = *st.spec;
+    if (spec.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
+      if (*wait >= waits.size()) // inside a conditional body: waits are taken at the top level
+        continue;
+      if (auto [progress, seq] = waits[(*wait)++]; progress)
+        progress->waitFor(seq);
+    } else if (auto *cond = std::get_if<ConditionalNodeParams>(&spec.params)) {
+      // Device code set the value with a plain store that the grid's end made visible.
+      auto value = [&] {
+        return std::atomic_ref(reinterpret_cast<ConditionalSlot *>(cond->handle)->value)
+            .load(std::memory_order_acquire);
+      };
+      if (cond->type == CU_GRAPH_COND_TYPE_WHILE) {
+        while (value() && s->context()->stickyError() == CUDA_SUCCESS)
+          run(st.bodies[0], s, waits, wait);
+      } else if (cond->type == CU_GRAPH_COND_TYPE_IF) {
+        if (unsigned v = value(); v || st.bodies.size() > 1)
+          run(st.bodies[v ? 0 : 1], s, waits, wait);
+      } else if (unsigned v = value(); v < st.bodies.size()) { // switch
+        run(st.bodies[v], s, waits, wait);
+      }
+    } else if (spec.work) {
+      if (CUresult r = spec.work(); r != CUDA_SUCCESS)
+        s->setError(r);
+    }
+  }
 }
 
 CUresult GraphExec::launch(Stream *s) {
@@ -214,8 +254,8 @@ CUresult GraphExec::launch(Stream *s) {
     c = compiled_;
   }
   // Graph memory is live from its allocation node to a free: a launch may not allocate it again.
-  for (const NodeSpec *step : c->steps)
-    if (auto *a = std::get_if<MemAllocNodeParams>(&step->params)) {
+  for (const Step &st : c->steps)
+    if (auto *a = std::get_if<MemAllocNodeParams>(&st.spec->params)) {
       if (flags_ & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
         a->memory->live = false;
       if (a->memory->live) {
@@ -225,30 +265,25 @@ CUresult GraphExec::launch(Stream *s) {
       }
     }
   std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>> waits;
-  for (const NodeSpec *step : c->steps) {
-    if (auto *a = std::get_if<MemAllocNodeParams>(&step->params))
+  for (const Step &st : c->steps) {
+    if (auto *a = std::get_if<MemAllocNodeParams>(&st.spec->params))
       a->memory->live = true;
-    else if (auto *f = std::get_if<MemFreeNodeParams>(&step->params))
+    else if (auto *f = std::get_if<MemFreeNodeParams>(&st.spec->params))
       releaseGraphMemory(f->ptr);
-    else if (step->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT)
-      waits.push_back(std::get<EventNodeParams>(step->params).event->point());
+    else if (st.spec->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT)
+      waits.push_back(std::get<EventNodeParams>(st.spec->params).event->point());
   }
   s->enqueue([c, s, waits] {
+    for (auto &slot : c->conditionals)
+      if (slot->assignDefault)
+        std::atomic_ref(slot->value).store(slot->defaultValue, std::memory_order_relaxed);
     size_t wait = 0;
-    for (const NodeSpec *step : c->steps) {
-      if (step->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
-        if (auto [progress, seq] = waits[wait++]; progress)
-          progress->waitFor(seq);
-      } else if (step->work) {
-        if (CUresult r = step->work(); r != CUDA_SUCCESS)
-          s->setError(r);
-      }
-    }
+    run(c->steps, s, waits, &wait);
   });
   // Event record nodes complete with the launch: never before the work they follow.
-  for (const NodeSpec *step : c->steps)
-    if (step->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
-      std::get<EventNodeParams>(step->params).event->record(s);
+  for (const Step &st : c->steps)
+    if (st.spec->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
+      std::get<EventNodeParams>(st.spec->params).event->record(s);
   return s->context()->stickyError();
 }
 

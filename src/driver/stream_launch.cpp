@@ -56,9 +56,8 @@ CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedAr
 Work launchWork(Context *ctx, Function *f, const LaunchConfig &cfg,
                 std::shared_ptr<PackedArgs> args) {
   return [ctx, f, cfg, args] {
-    CUresult r =
-        launchKernel(ctx, f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
-                     args->extra.empty() ? nullptr : args->extra.data());
+    CUresult r = launchKernel(ctx, f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
+                              args->extra.empty() ? nullptr : args->extra.data());
     if (r != CUDA_SUCCESS)
       log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
                  f->name(), static_cast<int>(r));

@@ -2,7 +2,8 @@
 // queries of nodes and edges, instantiation, launches and their results, enabling and disabling
 // nodes, per-node setters of an executable graph, whole-graph update and its refusals, clones,
 // memory allocation and free nodes, user objects, and stream capture in each mode with the calls
-// that are illegal during it, across streams through events and into an existing graph. Its output
+// that are illegal during it, across streams through events and into an existing graph, and
+// conditional nodes (while, if/else, switch) whose values device code sets. Its output
 // on cucpu must equal the GPU's (tests/gpu/answers/graphs.txt, compared by the ctest
 // api_graph_answers). Usage: record_graphs graph_kernels.ptx
 #include "record.h"
@@ -16,7 +17,7 @@
 namespace {
 
 constexpr unsigned kN = 1000;
-CUfunction add, scale;
+CUfunction add, scale, countdown, setc;
 unsigned *host; // page-locked, kN words
 
 // Prints the first, a middle and the last word of the page-locked result buffer.
@@ -143,8 +144,8 @@ void explicitGraphs(CUcontext ctx, CUstream s, CUdeviceptr d) {
   SHOW(cuGraphAddMemsetNode(&foreign, other, nullptr, 0, &badSet, ctx));
   CUDA_HOST_NODE_PARAMS noFn{nullptr, nullptr};
   SHOW(cuGraphAddHostNode(&foreign, other, nullptr, 0, &noFn));
-  SHOW(cuGraphAddDependencies(g, &k1, &set, nullptr, 1)); // a cycle
-  SHOW(cuGraphAddDependencies(g, &set, &k1, nullptr, 1)); // already there
+  SHOW(cuGraphAddDependencies(g, &k1, &set, nullptr, 1));    // a cycle
+  SHOW(cuGraphAddDependencies(g, &set, &k1, nullptr, 1));    // already there
   SHOW(cuGraphRemoveDependencies(g, &set, &k2, nullptr, 1)); // not there
   counts("after misuse", g);
   CUgraphExec cyclic;
@@ -159,7 +160,8 @@ void explicitGraphs(CUcontext ctx, CUstream s, CUdeviceptr d) {
   std::memset(&got, 0, sizeof got);
   SHOWV(cuGraphKernelNodeGetParams(k1, &got), got.func == add);
   std::printf("kernel node: grid %u block %u shared %u v %u\n", got.gridDimX, got.blockDimX,
-              got.sharedMemBytes, got.kernelParams ? *static_cast<unsigned *>(got.kernelParams[1]) : 0);
+              got.sharedMemBytes,
+              got.kernelParams ? *static_cast<unsigned *>(got.kernelParams[1]) : 0);
   SHOW(cuGraphKernelNodeGetParams(set, &got));
   CUDA_MEMSET_NODE_PARAMS gm;
   SHOWV(cuGraphMemsetNodeGetParams(set, &gm), gm.value);
@@ -409,8 +411,8 @@ void captureInfo(const char *what, CUstream s) {
   const CUgraphNode *deps = nullptr;
   size_t n = 99;
   CUresult r = cuStreamGetCaptureInfo(s, &st, &id, &g, &deps, nullptr, &n);
-  std::printf("%s: %d status %d id %s graph %s deps %zu\n", what, int(r), int(st),
-              id ? "set" : "0", g ? "set" : "null", n);
+  std::printf("%s: %d status %d id %s graph %s deps %zu\n", what, int(r), int(st), id ? "set" : "0",
+              g ? "set" : "null", n);
   std::fflush(stdout);
 }
 
@@ -670,6 +672,113 @@ void capture(CUcontext ctx, CUstream s, CUstream s2, CUdeviceptr d) {
   SHOW(cuEventDestroy(e));
 }
 
+// A conditional node of `type` with `size` bodies behind `deps`; the driver's array of its bodies
+// in *bodies.
+CUresult addConditional(CUgraphNode *node, CUgraph g, CUgraphNode *deps, size_t n,
+                        CUgraphConditionalHandle h, CUgraphConditionalNodeType type, unsigned size,
+                        CUgraph **bodies, CUcontext ctx) {
+  CUgraphNodeParams p;
+  std::memset(&p, 0, sizeof p);
+  p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  p.conditional.handle = h;
+  p.conditional.type = type;
+  p.conditional.size = size;
+  p.conditional.ctx = ctx;
+  CUresult r = cuGraphAddNode(node, g, deps, nullptr, n, &p);
+  *bodies = p.conditional.phGraph_out;
+  return r;
+}
+
+CUDA_KERNEL_NODE_PARAMS oneThread(CUfunction f, void **params) {
+  CUDA_KERNEL_NODE_PARAMS k;
+  std::memset(&k, 0, sizeof k);
+  k.func = f;
+  k.gridDimX = k.gridDimY = k.gridDimZ = 1;
+  k.blockDimX = k.blockDimY = k.blockDimZ = 1;
+  k.kernelParams = params;
+  return k;
+}
+
+// Conditional nodes: a while loop counting down, if/else and switch chosen by device code.
+void conditionalNodes(CUcontext ctx, CUstream s, CUdeviceptr d) {
+  std::printf("-- conditional nodes\n");
+  CUgraph g;
+  SHOW(cuGraphCreate(&g, 0));
+  CUgraphConditionalHandle loop = 0, choice = 0, which = 0;
+  SHOW(cuGraphConditionalHandleCreate(&loop, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+  SHOW(cuGraphConditionalHandleCreate(&choice, g, ctx, 0, 0));
+  SHOW(cuGraphConditionalHandleCreate(&which, g, ctx, 0, 4));
+  SHOW(cuGraphConditionalHandleCreate(&which, g, ctx, 0, 0));
+  CUgraph *bodies = nullptr;
+  CUgraphNode whileNode, n1, n2, ifNode, switchNode, setNode, bad;
+  SHOW(addConditional(&bad, g, nullptr, 0, loop, CU_GRAPH_COND_TYPE_WHILE, 2, &bodies, ctx));
+  SHOW(addConditional(&bad, g, nullptr, 0, loop, CU_GRAPH_COND_TYPE_IF, 3, &bodies, ctx));
+  SHOW(addConditional(&bad, g, nullptr, 0, loop, CU_GRAPH_COND_TYPE_SWITCH, 0, &bodies, ctx));
+  CUgraph other;
+  SHOW(cuGraphCreate(&other, 0));
+  SHOW(addConditional(&bad, other, nullptr, 0, loop, CU_GRAPH_COND_TYPE_WHILE, 1, &bodies, ctx));
+  SHOW(cuGraphDestroy(other));
+  // while (d[0] != 0) { d[0] -= 1; d[1..8] += 1 }
+  SHOW(addConditional(&whileNode, g, nullptr, 0, loop, CU_GRAPH_COND_TYPE_WHILE, 1, &bodies, ctx));
+  CUgraph whileBody = bodies[0];
+  CUdeviceptr counter = d, tail = d + 4;
+  void *down[] = {&counter, &loop};
+  auto downp = oneThread(countdown, down);
+  SHOW(cuGraphAddKernelNode(&n1, whileBody, nullptr, 0, &downp));
+  KernelArgs inc{tail, 1, 8};
+  auto incp = kernelNode(add, inc);
+  SHOW(cuGraphAddKernelNode(&n2, whileBody, &n1, 1, &incp));
+  counts("while body", whileBody);
+  // if (choice) d[16..31] = 7 else d[16..31] = 9; choice set by a kernel to its argument
+  unsigned chosen = 0;
+  void *pick[] = {&choice, &chosen};
+  auto pickp = oneThread(setc, pick);
+  SHOW(cuGraphAddKernelNode(&setNode, g, &whileNode, 1, &pickp));
+  SHOW(addConditional(&ifNode, g, &setNode, 1, choice, CU_GRAPH_COND_TYPE_IF, 2, &bodies, ctx));
+  auto seven = memsetNode(d + 64, 7), nine = memsetNode(d + 64, 9);
+  seven.width = nine.width = 16;
+  SHOW(cuGraphAddMemsetNode(&n1, bodies[0], nullptr, 0, &seven, ctx));
+  SHOW(cuGraphAddMemsetNode(&n2, bodies[1], nullptr, 0, &nine, ctx));
+  // switch (which) { 0: d[32..47] = 20; 1: 21; 2: 22 }
+  SHOW(addConditional(&switchNode, g, &ifNode, 1, which, CU_GRAPH_COND_TYPE_SWITCH, 3, &bodies,
+                      ctx));
+  for (unsigned i = 0; i < 3; ++i) {
+    auto m = memsetNode(d + 128, 20 + i);
+    m.width = 16;
+    SHOW(cuGraphAddMemsetNode(&n1, bodies[i], nullptr, 0, &m, ctx));
+  }
+  counts("conditional graph", g);
+  CUgraphExec exec;
+  SHOW(cuGraphInstantiate(&exec, g, 0));
+  auto run = [&](const char *what, unsigned start) {
+    SHOW(cuMemsetD32(d, 0, 64));
+    SHOW(cuMemsetD32(d, start, 1));
+    SHOW(cuGraphLaunch(exec, s));
+    SHOW(cuStreamSynchronize(s));
+    SHOW(cuMemcpyDtoH(host, d, 4 * 64));
+    std::printf("%s: counter %u, added %u, if %u, switch %u\n", what, host[0], host[1], host[16],
+                host[32]);
+    std::fflush(stdout);
+  };
+  run("5 iterations, else branch, case 0", 5);
+  chosen = 1;
+  SHOW(cuGraphExecKernelNodeSetParams(exec, setNode, &pickp));
+  run("3 iterations, if branch, case 0", 3);
+  unsigned two = 2;
+  void *toCase2[] = {&which, &two};
+  auto casep = oneThread(setc, toCase2);
+  CUgraphNode caseNode;
+  SHOW(cuGraphAddKernelNode(&caseNode, g, nullptr, 0, &casep));
+  SHOW(cuGraphAddDependencies(g, &caseNode, &switchNode, nullptr, 1));
+  CUgraphExec second;
+  SHOW(cuGraphInstantiate(&second, g, 0));
+  SHOW(cuGraphExecDestroy(exec));
+  SHOW(cuGraphInstantiate(&exec, g, 0));
+  run("1 iteration, else branch, case 2", 1);
+  SHOW(cuGraphExecDestroy(exec));
+  SHOW(cuGraphDestroy(g));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -685,6 +794,8 @@ int main(int argc, char **argv) {
   SHOW(cuModuleLoadData(&mod, ptx.c_str()));
   SHOW(cuModuleGetFunction(&add, mod, "add"));
   SHOW(cuModuleGetFunction(&scale, mod, "scale"));
+  SHOW(cuModuleGetFunction(&countdown, mod, "countdown"));
+  SHOW(cuModuleGetFunction(&setc, mod, "setc"));
   SHOW(cuMemAllocHost(reinterpret_cast<void **>(&host), kN * 4));
   CUdeviceptr d;
   SHOW(cuMemAlloc(&d, kN * 4));
@@ -695,6 +806,7 @@ int main(int argc, char **argv) {
   eventAndMemoryNodes(ctx, s, d);
   userObjects(s);
   capture(ctx, s, s2, d);
+  conditionalNodes(ctx, s, d);
   SHOW(cuStreamDestroy(s2));
   SHOW(cuStreamDestroy(s));
   SHOW(cuMemFree(d));

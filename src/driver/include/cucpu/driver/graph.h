@@ -24,6 +24,7 @@ class Function;
 class Graph;
 class GraphExec;
 class Stream;
+struct Progress;
 
 // What a node does when its turn comes, checked when its parameters were set: runs on the
 // stream's executor, returns the error the stream reports later (kernel faults are sticky).
@@ -96,10 +97,25 @@ struct BatchMemOpNodeParams {
 };
 struct EmptyNodeParams {};
 
+// The value behind a CUgraphConditionalHandle, which is its address: device code sets it with
+// cudaGraphSetConditional (a plain store), the conditional node reads it when its turn comes.
+struct ConditionalSlot {
+  unsigned value = 0; // first: the handle points here
+  unsigned defaultValue = 0;
+  bool assignDefault = false; // CU_GRAPH_COND_ASSIGN_DEFAULT: reset at each launch
+};
+struct ConditionalNodeParams {
+  CUgraphConditionalHandle handle = 0;
+  CUgraphConditionalNodeType type = CU_GRAPH_COND_TYPE_IF;
+  std::vector<std::shared_ptr<Graph>> bodies;    // the node's own graphs, filled by the caller
+  std::shared_ptr<std::vector<CUgraph>> handles; // the bodies as the node's creator got them
+  Context *ctx = nullptr;
+};
+
 using NodeParams =
     std::variant<KernelNodeParams, MemcpyNodeParams, MemsetNodeParams, HostNodeParams,
                  ChildNodeParams, EventNodeParams, MemAllocNodeParams, MemFreeNodeParams,
-                 BatchMemOpNodeParams, EmptyNodeParams>;
+                 BatchMemOpNodeParams, EmptyNodeParams, ConditionalNodeParams>;
 
 // A node's kind, parameters and prepared work (kinds the graph runs itself have none).
 struct NodeSpec {
@@ -137,23 +153,33 @@ public:
   Node *cloneOf(const Node *original) const;
   // Whether `ancestor` reaches `n` through edges (or is n).
   bool reaches(const Node *ancestor, const Node *n) const;
-  bool hasAllocations() const;
+  // Whether a node of `type` is in the graph, its child graphs or conditional bodies.
+  bool has(CUgraphNodeType type) const;
   void retainUserObject(class UserObject *o, unsigned count);
   CUresult releaseUserObject(UserObject *o, unsigned count);
   std::string dot(unsigned flags) const;
-  std::atomic<int> instantiatedWithAllocations{0};
+  // cuGraphConditionalHandleCreate: a value the graph's conditional nodes may test.
+  CUgraphConditionalHandle createConditional(unsigned defaultValue, bool assignDefault);
+  bool ownsConditional(CUgraphConditionalHandle h) const;
+  // This graph's values and its conditional bodies' (a launch resets those that ask for it).
+  void conditionals(std::vector<std::shared_ptr<ConditionalSlot>> *out) const;
+  // Executable graphs of this graph alive that allow only one at a time (allocation or
+  // conditional nodes).
+  std::atomic<int> exclusiveExecs{0};
 
 private:
   std::vector<std::unique_ptr<Node>> nodes_;
   std::map<const Node *, const Node *> origins_; // clone -> original
   std::map<UserObject *, unsigned> userObjects_;
+  std::vector<std::shared_ptr<ConditionalSlot>> conditionals_;
 };
 
 // cuUserObjectCreate: a reference-counted object whose destructor runs when the last reference
 // (the application's, graphs', executable graphs') goes away.
 class UserObject {
 public:
-  UserObject(void *ptr, CUhostFn destroy, unsigned count) : ptr_(ptr), destroy_(destroy), refs_(count) {}
+  UserObject(void *ptr, CUhostFn destroy, unsigned count)
+      : ptr_(ptr), destroy_(destroy), refs_(count) {}
   void retain(unsigned count) { refs_ += count; }
   void release(unsigned count);
 
@@ -170,8 +196,14 @@ UserObject *createUserObject(void *ptr, CUhostFn destroy, unsigned count);
 // operation of the launching stream. Per-node setters change the copy and rebuild the schedule.
 class GraphExec {
 public:
-  using Schedule = std::vector<const NodeSpec *>;
-  // NOT_SUPPORTED when `g`'s allocations already belong to another executable graph;
+  // A node to run; a conditional node's bodies are schedules of their own.
+  struct Step {
+    const NodeSpec *spec = nullptr;
+    std::vector<std::vector<Step>> bodies;
+  };
+  using Schedule = std::vector<Step>;
+  // NOT_SUPPORTED when `g` has allocation or conditional nodes and another executable graph of it
+  // is alive, as with NVIDIA's driver;
   // INVALID_VALUE for a cycle.
   static CUresult instantiate(const Graph &g, unsigned long long flags, GraphExec **out);
   ~GraphExec();
@@ -198,10 +230,14 @@ private:
   struct Compiled {
     std::shared_ptr<Graph> graph;
     Schedule steps;
+    std::vector<std::shared_ptr<ConditionalSlot>> conditionals;
   };
+  // The points event wait nodes wait for, taken at launch, in schedule order.
+  using Waits = std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>>;
+  static void run(const Schedule &steps, Stream *s, const Waits &waits, size_t *wait);
   std::shared_ptr<const Compiled> compiled_;
   unsigned long long flags_ = 0;
-  const Graph *source_ = nullptr; // counted in its instantiatedWithAllocations
+  const Graph *source_ = nullptr; // counted in its exclusiveExecs
   std::mutex mutex_;
 };
 bool isLiveGraph(const Graph *g);
