@@ -62,6 +62,9 @@ CUresult info(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph
     return r;
   if (!status)
     return CUDA_ERROR_INVALID_VALUE;
+  if (s->legacy()) // asking about the legacy stream while a blocking stream captures
+    if (CUresult r = driver::legacyUseDuringCapture(c, /*query=*/true); r != CUDA_SUCCESS)
+      return r;
   const driver::CaptureState st = driver::captureState(s);
   *status = st.status;
   if (st.status != CU_STREAM_CAPTURE_STATUS_ACTIVE)

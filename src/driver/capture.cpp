@@ -281,6 +281,9 @@ CUresult unsafeDuringCapture() {
 CUresult streamSyncDuringCapture(Stream *s) {
   if (!anyCapture())
     return CUDA_SUCCESS;
+  if (s->legacy())
+    if (CUresult r = legacyUseDuringCapture(s->context()); r != CUDA_SUCCESS)
+      return r;
   {
     std::lock_guard lk(captures().mutex);
     if (auto c = captureOf(s)) {
@@ -291,14 +294,15 @@ CUresult streamSyncDuringCapture(Stream *s) {
   return unsafeDuringCapture();
 }
 
-CUresult legacyUseDuringCapture(Context *ctx) {
+CUresult legacyUseDuringCapture(Context *ctx, bool query) {
   if (!anyCapture())
     return CUDA_SUCCESS;
   std::lock_guard lk(captures().mutex);
   bool implicit = false;
   for (auto &[s, c] : captures().byStream)
     if (s->context() == ctx && s->blocking() && !s->legacy()) {
-      invalidate(*c, "the legacy stream was used while a blocking stream captures");
+      if (!query)
+        invalidate(*c, "the legacy stream was used while a blocking stream captures");
       implicit = true;
     }
   return implicit ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;

@@ -291,13 +291,14 @@ std::string Graph::dot(unsigned flags) const {
       const int id = ids[n.get()] = next++;
       os << std::string(depth * 2, ' ') << "node" << id << " [shape=box label=\""
          << typeName(n->spec.type);
+      // A kernel's name and launch always (tools look for it), the others' parameters on demand.
+      if (auto *k = std::get_if<KernelNodeParams>(&n->spec.params))
+        os << "\\n"
+           << k->function->name() << " <<<" << k->cfg.grid[0] << "," << k->cfg.grid[1] << ","
+           << k->cfg.grid[2] << " x " << k->cfg.block[0] << "," << k->cfg.block[1] << ","
+           << k->cfg.block[2] << ", " << k->cfg.sharedBytes << ">>>";
       if (flags & CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE) {
-        if (auto *k = std::get_if<KernelNodeParams>(&n->spec.params))
-          os << "\\n"
-             << k->function->name() << " <<<" << k->cfg.grid[0] << "," << k->cfg.grid[1] << ","
-             << k->cfg.grid[2] << " x " << k->cfg.block[0] << "," << k->cfg.block[1] << ","
-             << k->cfg.block[2] << ">>>";
-        else if (auto *c = std::get_if<MemcpyNodeParams>(&n->spec.params))
+        if (auto *c = std::get_if<MemcpyNodeParams>(&n->spec.params))
           os << "\\n"
              << c->copy.WidthInBytes << " x " << c->copy.Height << " x " << c->copy.Depth
              << " bytes";

@@ -207,6 +207,7 @@ void Stream::run() {
     queue_.pop_front();
     lk.unlock();
     op();
+    op = nullptr; // what it holds (a graph's schedule, user objects) goes before it completes
     {
       std::lock_guard plk(progress_->mutex);
       ++progress_->completed;

@@ -485,6 +485,18 @@ void capture(CUcontext ctx, CUstream s, CUstream s2, CUdeviceptr d) {
   captureInfo("blocking stream, after the legacy stream was used", b);
   SHOW(cuStreamEndCapture(b, &g));
   SHOW(cuStreamBeginCapture(b, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  SHOWV(cuStreamIsCapturing(nullptr, &st), st);
+  captureInfo("legacy stream, while a blocking stream captures", nullptr);
+  captureInfo("blocking stream, after the legacy stream was queried", b);
+  SHOW(cuMemsetD32Async(d, 1, kN, b));
+  SHOW(cuStreamQuery(nullptr));
+  captureInfo("blocking stream, after cuStreamQuery(0)", b);
+  SHOW(cuStreamEndCapture(b, &g));
+  SHOW(cuStreamBeginCapture(b, CU_STREAM_CAPTURE_MODE_RELAXED));
+  SHOW(cuStreamSynchronize(nullptr));
+  captureInfo("blocking stream, after cuStreamSynchronize(0)", b);
+  SHOW(cuStreamEndCapture(b, &g));
+  SHOW(cuStreamBeginCapture(b, CU_STREAM_CAPTURE_MODE_GLOBAL));
   SHOW(cuMemsetD32(d, 1, kN));
   captureInfo("blocking stream, after cuMemsetD32", b);
   SHOW(cuStreamEndCapture(b, &g));

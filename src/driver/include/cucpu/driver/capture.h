@@ -56,7 +56,7 @@ CUresult unsafeDuringCapture();
 // Synchronising with or querying `s` itself while it captures.
 CUresult streamSyncDuringCapture(Stream *s);
 // Work on the legacy stream of `ctx` (or a synchronous call) while one of its blocking streams
-// captures: STREAM_CAPTURE_IMPLICIT, and those captures invalidated.
-CUresult legacyUseDuringCapture(Context *ctx);
+// captures: STREAM_CAPTURE_IMPLICIT, and those captures invalidated (not by a capture `query`).
+CUresult legacyUseDuringCapture(Context *ctx, bool query = false);
 
 } // namespace cucpu::driver
