@@ -298,7 +298,11 @@ std::string Graph::dot(unsigned flags) const {
            << k->cfg.grid[2] << " x " << k->cfg.block[0] << "," << k->cfg.block[1] << ","
            << k->cfg.block[2] << ", " << k->cfg.sharedBytes << ">>>";
       if (flags & CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE) {
-        if (auto *c = std::get_if<MemcpyNodeParams>(&n->spec.params))
+        if (auto *k = std::get_if<KernelNodeParams>(&n->spec.params))
+          os << "\\n"
+             << k->args->bytes.size() << " bytes of parameters"
+             << (k->cfg.cooperative ? ", cooperative" : "");
+        else if (auto *c = std::get_if<MemcpyNodeParams>(&n->spec.params))
           os << "\\n"
              << c->copy.WidthInBytes << " x " << c->copy.Height << " x " << c->copy.Depth
              << " bytes";

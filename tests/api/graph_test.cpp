@@ -253,7 +253,7 @@ TEST_F(Graphs, DotOutputNamesNodesAndEdges) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(), "digraph cudaGraph {\n"
-                        "  node0 [shape=box label=\"kernel\\nadd <<<2,1,1 x 128,1,1, 0>>>\"];\n"
+                        "  node0 [shape=box label=\"kernel\\nadd <<<2,1,1 x 128,1,1, 0>>>\\n16 bytes of parameters\"];\n"
                         "  node1 [shape=box label=\"empty\"];\n"
                         "  node0 -> node1;\n"
                         "}\n");
