@@ -136,21 +136,6 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
   return memsetRows<T>(c, s, dst, pitch, value, width, height);
 }
 
-// A stream-ordered allocation during capture: an allocation node, whose address is returned.
-CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
-                           driver::NodeSpec *n) {
-  CUDA_MEM_ALLOC_NODE_PARAMS p;
-  std::memset(&p, 0, sizeof p);
-  p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-  p.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  p.poolProps.location.id = c->device()->ordinal();
-  p.bytesize = bytes;
-  if (CUresult r = memAllocNode(p, c, n); r != CUDA_SUCCESS)
-    return r;
-  *dptr = p.dptr;
-  return CUDA_SUCCESS;
-}
-
 CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
@@ -197,6 +182,8 @@ CUresult attachMem(CUstream h, CUdeviceptr p, size_t length, unsigned flags, boo
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::uncapturable(s, "a managed memory attachment"); r != CUDA_SUCCESS)
     return r;
   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
     return CUDA_ERROR_INVALID_VALUE;

@@ -1,6 +1,7 @@
 // Entry points: advice and prefetches for managed memory, and the range attributes that report
 // them. Managed memory is ordinary host memory here, so nothing moves; what the application
 // advised or prefetched is recorded per allocation (not per page) and reported back.
+#include "cucpu/driver/capture.h"
 #include "device_ptr.h"
 #include "entry_points.h"
 #include "stream_ref.h"
@@ -86,6 +87,8 @@ CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perT
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::uncapturable(s, "a prefetch"); r != CUDA_SUCCESS)
     return r;
   driver::Allocation a;
   if (!count || !validDevice(p, count))

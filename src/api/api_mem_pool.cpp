@@ -6,6 +6,7 @@
 #include "cucpu/driver/mem_pool.h"
 #include "entry.h"
 #include "entry_points.h"
+#include "graph_nodes.h"
 #include "stream_ref.h"
 
 namespace cucpu::api::impl {
@@ -45,6 +46,11 @@ CUresult allocFromPool(CUdeviceptr *dptr, size_t bytes, CUmemoryPool h, CUstream
     *dptr = 0;
     return CUDA_SUCCESS;
   }
+  bool captured; // in a capture: an allocation node (of the device's memory, as NVIDIA's)
+  if (CUresult r = captureOr(
+          s, &captured, [&](driver::NodeSpec *n) { return captureAllocation(c, bytes, dptr, n); });
+      captured || r != CUDA_SUCCESS)
+    return r;
   return pool->allocate(c, bytes, dptr);
 }
 

@@ -102,8 +102,9 @@ CUresult addCallback(CUstream h, CUstreamCallback cb, void *userData, unsigned f
     return r;
   if (!cb || flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
-  if (driver::capturing(s)) // NVIDIA's driver: callbacks cannot be captured (host functions can)
-    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  // Callbacks cannot be captured (host functions can), as NVIDIA's driver answers.
+  if (CUresult r = driver::uncapturable(s, "a stream callback"); r != CUDA_SUCCESS)
+    return r;
   return submit(c, s, [cb, userData, c, h] { cb(h, c->stickyError(), userData); });
 }
 

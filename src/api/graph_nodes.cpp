@@ -156,6 +156,21 @@ CUresult childNode(CUgraph child, driver::NodeSpec *out) {
   return CUDA_SUCCESS;
 }
 
+// A stream-ordered allocation during capture: an allocation node, whose address is returned.
+CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
+                           driver::NodeSpec *n) {
+  CUDA_MEM_ALLOC_NODE_PARAMS p;
+  std::memset(&p, 0, sizeof p);
+  p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  p.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  p.poolProps.location.id = c->device()->ordinal();
+  p.bytesize = bytes;
+  if (CUresult r = memAllocNode(p, c, n); r != CUDA_SUCCESS)
+    return r;
+  *dptr = p.dptr;
+  return CUDA_SUCCESS;
+}
+
 CUresult captureOr(driver::Stream *s, bool *captured,
                    const std::function<CUresult(driver::NodeSpec *)> &make) {
   *captured = false;

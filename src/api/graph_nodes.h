@@ -21,6 +21,9 @@ CUresult eventNode(CUgraphNodeType type, CUevent e, driver::NodeSpec *out);
 CUresult memAllocNode(CUDA_MEM_ALLOC_NODE_PARAMS &p, driver::Context *ctx, driver::NodeSpec *out);
 CUresult memFreeNode(CUdeviceptr p, driver::NodeSpec *out);
 CUresult childNode(CUgraph child, driver::NodeSpec *out);
+// A stream-ordered allocation during capture: an allocation node, whose address is returned.
+CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
+                           driver::NodeSpec *n);
 CUresult batchMemOpNode(const CUDA_BATCH_MEM_OP_NODE_PARAMS &p, driver::NodeSpec *out);
 
 // Before queueing work on `s`: while `s` takes part in a capture, the node `make` describes is

@@ -278,6 +278,17 @@ CUresult unsafeDuringCapture() {
   return forbidden ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
+CUresult uncapturable(Stream *s, const char *what) {
+  if (!anyCapture())
+    return CUDA_SUCCESS;
+  std::lock_guard lk(captures().mutex);
+  auto c = captureOf(s);
+  if (!c)
+    return CUDA_SUCCESS;
+  invalidate(*c, what);
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
 CUresult streamSyncDuringCapture(Stream *s) {
   if (!anyCapture())
     return CUDA_SUCCESS;

@@ -650,6 +650,55 @@ void capture(CUcontext ctx, CUstream s, CUstream s2, CUdeviceptr d) {
   SHOW(cuGraphExecDestroy(exec));
   SHOW(cuGraphDestroy(g));
 
+  // Other stream work in a capture: callbacks, prefetches, pool allocations, external event
+  // records and waits.
+  std::printf("-- other operations in a capture\n");
+  SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  SHOW(cuStreamAddCallback(
+      s, [](CUstream, CUresult, void *) {}, nullptr, 0));
+  captureInfo("after a callback", s);
+  SHOW(cuStreamEndCapture(s, &g));
+  if (g)
+    SHOW(cuGraphDestroy(g));
+  CUdeviceptr managed;
+  SHOW(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
+  CUmemLocation cpu{CU_MEM_LOCATION_TYPE_HOST, 0};
+  SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  SHOW(cuMemPrefetchAsync(managed, 4096, cpu, 0, s));
+  SHOW(cuStreamAttachMemAsync(s, managed, 0, CU_MEM_ATTACH_GLOBAL));
+  captureInfo("after a prefetch and an attach", s);
+  SHOW(cuStreamEndCapture(s, &g));
+  if (g) {
+    counts("prefetch and attach", g);
+    SHOW(cuGraphDestroy(g));
+  }
+  SHOW(cuMemFree(managed));
+  CUmemoryPool pool;
+  SHOW(cuDeviceGetDefaultMemPool(&pool, 0));
+  SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  SHOW(cuMemAllocFromPoolAsync(&p, 4096, pool, s));
+  SHOW(cuMemsetD32Async(p, 5, 1024, s));
+  SHOW(cuMemFreeAsync(p, s));
+  SHOW(cuEventRecordWithFlags(fork, s, CU_EVENT_RECORD_EXTERNAL));
+  captureInfo("after pool allocation and an external record", s);
+  SHOW(cuStreamEndCapture(s, &g));
+  if (g) {
+    counts("pool allocation and an external record", g);
+    SHOW(cuGraphDestroy(g));
+  }
+  CUevent outside;
+  SHOW(cuEventCreate(&outside, CU_EVENT_DISABLE_TIMING));
+  SHOW(cuEventRecord(outside, s2));
+  SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  SHOW(cuStreamWaitEvent(s, outside, CU_EVENT_WAIT_EXTERNAL));
+  captureInfo("after an external wait", s);
+  SHOW(cuStreamEndCapture(s, &g));
+  if (g) {
+    counts("an external wait", g);
+    SHOW(cuGraphDestroy(g));
+  }
+  SHOW(cuEventDestroy(outside));
+
   // Capture into an existing graph, behind a chosen node; changing the capture's dependencies.
   std::printf("-- capture into a graph\n");
   CUgraph into;

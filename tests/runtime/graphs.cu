@@ -1,8 +1,9 @@
 // Runtime API: CUDA graphs as programs use them. A fork-join pipeline captured across two streams
 // and launched many times; a graph built node by node with per-node updates; re-capture plus
 // cudaGraphExecUpdate (the pattern of frameworks that replay a step); stream-ordered allocation
-// inside a capture; the errors a global capture gives for an unsafe call. Expected values are
-// exact; the same program passes on an H200 (tests/gpu/run_on_gpu.sh).
+// inside a capture; a conditional while loop ended by device code; the errors a global capture
+// gives for an unsafe call. Expected values are exact; the same program passes on an H200
+// (nvcc -arch=sm_90 -Itests/runtime tests/runtime/graphs.cu).
 #include "check.h"
 
 #include <vector>
@@ -17,6 +18,13 @@ __global__ void sum2(int *out, const int *x, const int *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = x[i] + y[i];
+}
+
+// One iteration of a conditional while loop: counts down and ends the loop at zero.
+__global__ void countDown(int *counter, int *iterations, cudaGraphConditionalHandle loop) {
+  ++*iterations;
+  if (--*counter == 0)
+    cudaGraphSetConditional(loop, 0);
 }
 
 int hostRuns = 0;
@@ -177,7 +185,39 @@ int main() {
   if (!expect("graph allocation", hout, [](int i) { return 5 - i; }))
     return 1;
 
-  // 5. An unsafe call during a global capture: refused, and the capture is invalidated.
+  // 5. A conditional while loop whose body, captured into the node's graph, ends it from device
+  // code.
+  cudaGraph_t cg;
+  CHECK(cudaGraphCreate(&cg, 0));
+  cudaGraphConditionalHandle loop;
+  CHECK(cudaGraphConditionalHandleCreate(&loop, cg, 1, cudaGraphCondAssignDefault));
+  cudaGraphNodeParams cp{};
+  cp.type = cudaGraphNodeTypeConditional;
+  cp.conditional.handle = loop;
+  cp.conditional.type = cudaGraphCondTypeWhile;
+  cp.conditional.size = 1;
+  cudaGraphNode_t whileNode;
+  CHECK(cudaGraphAddNode(&whileNode, cg, nullptr, nullptr, 0, &cp));
+  cudaGraph_t body = cp.conditional.phGraph_out[0];
+  CHECK(cudaStreamBeginCaptureToGraph(s1, body, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal));
+  countDown<<<1, 1, 0, s1>>>(dx, dx + 1, loop);
+  CHECK(cudaStreamEndCapture(s1, &body));
+  cudaGraphExec_t loopExec;
+  CHECK(cudaGraphInstantiate(&loopExec, cg, 0));
+  const int start[2] = {6, 0};
+  CHECK(cudaMemcpy(dx, start, sizeof start, cudaMemcpyHostToDevice));
+  CHECK(cudaGraphLaunch(loopExec, s1));
+  int after[2];
+  CHECK(cudaMemcpyAsync(after, dx, sizeof after, cudaMemcpyDeviceToHost, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  if (after[0] != 0 || after[1] != 6) {
+    std::printf("FAIL while loop: counter %d after %d iterations\n", after[0], after[1]);
+    return 1;
+  }
+  CHECK(cudaGraphExecDestroy(loopExec));
+  CHECK(cudaGraphDestroy(cg));
+
+  // 6. An unsafe call during a global capture: refused, and the capture is invalidated.
   CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
   void *p = nullptr;
   cudaError_t e1 = cudaMalloc(&p, 64);

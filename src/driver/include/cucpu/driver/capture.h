@@ -53,6 +53,9 @@ CUstreamCaptureMode exchangeCaptureMode(CUstreamCaptureMode mode);
 // A potentially unsafe call (allocation, synchronisation): STREAM_CAPTURE_UNSUPPORTED and the
 // captures it would break invalidated, if the calling thread's mode forbids it.
 CUresult unsafeDuringCapture();
+// Stream work that cannot be captured (callbacks, prefetches, attachments) on a capturing
+// stream: STREAM_CAPTURE_UNSUPPORTED, and the capture invalidated.
+CUresult uncapturable(Stream *s, const char *what);
 // Synchronising with or querying `s` itself while it captures.
 CUresult streamSyncDuringCapture(Stream *s);
 // Work on the legacy stream of `ctx` (or a synchronous call) while one of its blocking streams
