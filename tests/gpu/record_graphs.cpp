@@ -77,6 +77,7 @@ CUDA_MEMSET_NODE_PARAMS memsetNode(CUdeviceptr dst, unsigned value) {
 int hostCalls = 0;
 void CUDA_CB countCall(void *data) { ++*static_cast<int *>(data); }
 int destroyed = 0;
+void CUDA_CB ignoreCallback(CUstream, CUresult, void *) {}
 void CUDA_CB destroyObject(void *data) { ++*static_cast<int *>(data); }
 
 void counts(const char *what, CUgraph g) {
@@ -654,8 +655,7 @@ void capture(CUcontext ctx, CUstream s, CUstream s2, CUdeviceptr d) {
   // records and waits.
   std::printf("-- other operations in a capture\n");
   SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
-  SHOW(cuStreamAddCallback(
-      s, [](CUstream, CUresult, void *) {}, nullptr, 0));
+  SHOW(cuStreamAddCallback(s, ignoreCallback, nullptr, 0));
   captureInfo("after a callback", s);
   SHOW(cuStreamEndCapture(s, &g));
   if (g)
