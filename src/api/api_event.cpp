@@ -121,6 +121,39 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   return currentSticky();
 }
 
+CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
+  driver::Event *e;
+  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c;
+  if (!hCtx) // no current context stands in for it
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult r = resolveContext(hCtx, &c); r != CUDA_SUCCESS)
+    return r;
+  if (driver::eventContext(e) != c)
+    return CUDA_ERROR_INVALID_HANDLE; // the event must be of the context
+  if (CUresult r = driver::contextWideDuringCapture(c, nullptr); r != CUDA_SUCCESS)
+    return r;
+  driver::forgetCapturedEvent(e);
+  driver::recordContext(c, e);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
+  driver::Event *e;
+  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
+    return r;
+  driver::Context *c;
+  if (!hCtx)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult r = resolveContext(hCtx, &c); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::contextWideDuringCapture(c, e); r != CUDA_SUCCESS)
+    return r;
+  driver::waitContext(c, e->points());
+  return c->stickyError();
+}
+
 CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
   return elapsed(ms, start, end);
 }

@@ -71,10 +71,10 @@ CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
     if (CUresult r = driver::captureEventWait(s, ev, &handled); handled || r != CUDA_SUCCESS)
       return r;
   }
-  auto [progress, seq] = ev->point(); // captured now: later records do not matter
-  if (!progress)
+  driver::StreamPoints points = ev->points(); // taken now: later records do not matter
+  if (points.empty())
     return CUDA_SUCCESS;
-  return submit(c, s, [progress, seq] { progress->waitFor(seq); });
+  return submit(c, s, [points = std::move(points)] { driver::waitFor(points); });
 }
 
 CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {

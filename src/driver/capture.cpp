@@ -278,6 +278,23 @@ CUresult unsafeDuringCapture() {
   return forbidden ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
+CUresult contextWideDuringCapture(Context *ctx, Event *e) {
+  if (!anyCapture())
+    return CUDA_SUCCESS;
+  std::lock_guard lk(captures().mutex);
+  if (auto it = captures().events.find(e); it != captures().events.end()) {
+    invalidate(*it->second.capture, "a context waits for an event recorded in the capture");
+    return CUDA_ERROR_CAPTURED_EVENT;
+  }
+  bool refused = false;
+  for (auto &[s, c] : captures().byStream)
+    if (s->context() == ctx) {
+      invalidate(*c, "a context-wide event call while a stream of the context captures");
+      refused = true;
+    }
+  return refused ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+}
+
 CUresult uncapturable(Stream *s, const char *what) {
   if (!anyCapture())
     return CUDA_SUCCESS;

@@ -223,8 +223,7 @@ void GraphExec::run(const Schedule &steps, Stream *s, const Waits &waits, size_t
     if (spec.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
       if (*wait >= waits.size()) // inside a conditional body: waits are taken at the top level
         continue;
-      if (auto [progress, seq] = waits[(*wait)++]; progress)
-        progress->waitFor(seq);
+      waitFor(waits[(*wait)++]);
     } else if (auto *cond = std::get_if<ConditionalNodeParams>(&spec.params)) {
       // Device code set the value with a plain store that the grid's end made visible.
       auto value = [&] {
@@ -264,14 +263,14 @@ CUresult GraphExec::launch(Stream *s) {
         return CUDA_ERROR_INVALID_VALUE;
       }
     }
-  std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>> waits;
+  Waits waits;
   for (const Step &st : c->steps) {
     if (auto *a = std::get_if<MemAllocNodeParams>(&st.spec->params))
       a->memory->live = true;
     else if (auto *f = std::get_if<MemFreeNodeParams>(&st.spec->params))
       releaseGraphMemory(f->ptr);
     else if (st.spec->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT)
-      waits.push_back(std::get<EventNodeParams>(st.spec->params).event->point());
+      waits.push_back(std::get<EventNodeParams>(st.spec->params).event->points());
   }
   s->enqueue([c, s, waits] {
     for (auto &slot : c->conditionals)

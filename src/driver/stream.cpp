@@ -27,7 +27,14 @@ struct Registry {
   // Per-thread default streams, by (context id, thread).
   std::map<std::pair<unsigned long long, std::thread::id>, Stream *> perThread;
   std::unordered_set<const void *> live;
+  // cuCtxWaitEvent: the points each context's future work waits for, numbered by generation.
+  struct ContextWaits {
+    unsigned long long generation = 0;
+    std::vector<std::pair<unsigned long long, StreamPoints>> pending;
+  };
+  std::map<const Context *, ContextWaits> contextWaits;
 };
+std::atomic<bool> anyContextWaits{false};
 Registry &registry() {
   static auto *r = new Registry();
   return *r;
@@ -148,15 +155,40 @@ unsigned long long Stream::enqueued() {
   return enqueued_;
 }
 
-unsigned long long Stream::enqueue(std::function<void()> op) {
-  if (!blocking())
+StreamPoints Stream::contextWaits() {
+  if (!anyContextWaits.load(std::memory_order_acquire))
+    return {};
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  StreamPoints points;
+  auto it = r.contextWaits.find(ctx_);
+  if (it == r.contextWaits.end())
+    return points;
+  for (auto &[generation, waits] : it->second.pending)
+    if (generation > contextWaitsSeen_)
+      points.insert(points.end(), waits.begin(), waits.end());
+  contextWaitsSeen_ = it->second.generation;
+  return points;
+}
+
+unsigned long long Stream::pushAfter(StreamPoints after, std::function<void()> op) {
+  if (after.empty())
     return push(std::move(op));
+  return push([after = std::move(after), op = std::move(op)] {
+    waitFor(after);
+    op();
+  });
+}
+
+unsigned long long Stream::enqueue(std::function<void()> op) {
+  StreamPoints after = contextWaits(); // cuCtxWaitEvent: the context's future work waits
+  if (!blocking())
+    return pushAfter(std::move(after), std::move(op));
   Registry &r = registry();
   std::lock_guard order(r.order);
-  std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>> after;
   auto follow = [&](Stream *other) {
     if (unsigned long long seq = other->enqueued(); !other->progress_->reached(seq))
-      after.emplace_back(other->progress_, seq);
+      after.push_back({other->progress_, seq});
   };
   if (legacy_) {
     for (auto &other : streamsOf(ctx_))
@@ -171,13 +203,7 @@ unsigned long long Stream::enqueue(std::function<void()> op) {
     }
     follow(legacy);
   }
-  if (after.empty())
-    return push(std::move(op));
-  return push([after = std::move(after), op = std::move(op)] {
-    for (auto &[progress, seq] : after)
-      progress->waitFor(seq);
-    op();
-  });
+  return pushAfter(std::move(after), std::move(op));
 }
 
 unsigned long long Stream::push(std::function<void()> op) {
@@ -246,18 +272,33 @@ void Stream::setError(CUresult e) {
     error_ = e;
 }
 
-void Event::record(Stream *s) {
+void waitFor(const StreamPoints &points) {
+  for (const StreamPoint &p : points)
+    p.progress->waitFor(p.seq);
+}
+
+void Event::record(Stream *s) { recordAll({s}); }
+
+void Event::recordAll(const std::vector<Stream *> &streams) {
   std::lock_guard lk(mutex_);
   recorded_ = true;
-  auto time = std::make_shared<std::chrono::steady_clock::time_point>();
+  auto time = std::make_shared<std::atomic<long long>>(0);
   time_ = time;
-  progress_ = s->progress();
-  seq_ = s->enqueue([time] { *time = std::chrono::steady_clock::now(); });
+  points_.clear();
+  for (Stream *s : streams) {
+    const unsigned long long seq = s->enqueue([time] {
+      const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
+      long long seen = time->load();
+      while (seen < now && !time->compare_exchange_weak(seen, now)) {
+      }
+    });
+    points_.push_back({s->progress(), seq});
+  }
 }
 
 std::chrono::steady_clock::time_point Event::time() {
   std::lock_guard lk(mutex_);
-  return *time_;
+  return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(time_->load()));
 }
 
 bool Event::recorded() {
@@ -267,19 +308,18 @@ bool Event::recorded() {
 
 bool Event::complete() {
   std::lock_guard lk(mutex_);
-  return !progress_ || progress_->reached(seq_);
+  return std::all_of(points_.begin(), points_.end(),
+                     [](const StreamPoint &p) { return p.progress->reached(p.seq); });
 }
 
 void Event::synchronize() {
-  auto [progress, seq] = point();
-  if (progress)
-    progress->waitFor(seq);
+  waitFor(points());
   trimPoolsToThresholds();
 }
 
-std::pair<std::shared_ptr<Progress>, unsigned long long> Event::point() {
+StreamPoints Event::points() {
   std::lock_guard lk(mutex_);
-  return {progress_, seq_};
+  return points_;
 }
 
 CUresult Event::elapsed(Event *start, Event *end, float *ms) {
@@ -385,6 +425,7 @@ void releaseStreamsAndEvents(Context *ctx) {
       r.byContext.erase(it);
     }
     r.legacy.erase(ctx);
+    r.contextWaits.erase(ctx);
     std::erase_if(r.perThread, [&](auto &entry) { return entry.first.first == ctx->id(); });
     for (auto &s : streams)
       r.live.erase(s.get());
@@ -414,6 +455,35 @@ void unregisterEvent(Event *e) {
   r.live.erase(e);
   r.events.erase(e);
 }
+const Context *eventContext(const Event *e) {
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  auto it = r.events.find(const_cast<Event *>(e));
+  return it == r.events.end() ? nullptr : it->second;
+}
+
+void recordContext(Context *ctx, Event *e) {
+  std::vector<Stream *> all;
+  auto streams = streamsOf(ctx);
+  for (auto &s : streams)
+    all.push_back(s.get());
+  e->recordAll(all);
+}
+
+void waitContext(Context *ctx, const StreamPoints &points) {
+  if (points.empty())
+    return;
+  Registry &r = registry();
+  std::lock_guard lk(r.mutex);
+  auto &waits = r.contextWaits[ctx];
+  std::erase_if(waits.pending, [](const auto &entry) { // those already over
+    return std::all_of(entry.second.begin(), entry.second.end(),
+                       [](const StreamPoint &p) { return p.progress->reached(p.seq); });
+  });
+  waits.pending.emplace_back(++waits.generation, points);
+  anyContextWaits.store(true, std::memory_order_release);
+}
+
 bool isLiveEvent(const Event *e) {
   Registry &r = registry();
   std::lock_guard lk(r.mutex);

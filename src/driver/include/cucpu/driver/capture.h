@@ -53,6 +53,9 @@ CUstreamCaptureMode exchangeCaptureMode(CUstreamCaptureMode mode);
 // A potentially unsafe call (allocation, synchronisation): STREAM_CAPTURE_UNSUPPORTED and the
 // captures it would break invalidated, if the calling thread's mode forbids it.
 CUresult unsafeDuringCapture();
+// cuCtxRecordEvent / cuCtxWaitEvent while a stream of `ctx` captures (STREAM_CAPTURE_UNSUPPORTED)
+// or with an event `e` recorded in a capture (CAPTURED_EVENT), those captures invalidated.
+CUresult contextWideDuringCapture(Context *ctx, Event *e);
 // Stream work that cannot be captured (callbacks, prefetches, attachments) on a capturing
 // stream: STREAM_CAPTURE_UNSUPPORTED, and the capture invalidated.
 CUresult uncapturable(Stream *s, const char *what);

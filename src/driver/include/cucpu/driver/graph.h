@@ -25,6 +25,7 @@ class Graph;
 class GraphExec;
 class Stream;
 struct Progress;
+struct StreamPoint;
 
 // What a node does when its turn comes, checked when its parameters were set: runs on the
 // stream's executor, returns the error the stream reports later (kernel faults are sticky).
@@ -233,7 +234,7 @@ private:
     std::vector<std::shared_ptr<ConditionalSlot>> conditionals;
   };
   // The points event wait nodes wait for, taken at launch, in schedule order.
-  using Waits = std::vector<std::pair<std::shared_ptr<Progress>, unsigned long long>>;
+  using Waits = std::vector<std::vector<StreamPoint>>;
   static void run(const Schedule &steps, Stream *s, const Waits &waits, size_t *wait);
   std::shared_ptr<const Compiled> compiled_;
   unsigned long long flags_ = 0;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace cucpu::driver {
 
@@ -42,6 +43,14 @@ struct Progress {
   bool reached(unsigned long long seq);
 };
 
+// A point in a stream's order: reached when its operations up to `seq` have run.
+struct StreamPoint {
+  std::shared_ptr<Progress> progress;
+  unsigned long long seq = 0;
+};
+using StreamPoints = std::vector<StreamPoint>;
+void waitFor(const StreamPoints &points);
+
 class Stream {
 public:
   Stream(Context *ctx, unsigned flags, int priority, bool legacy = false);
@@ -68,13 +77,17 @@ public:
 
 private:
   unsigned long long push(std::function<void()> op);
+  unsigned long long pushAfter(StreamPoints after, std::function<void()> op);
+  // The points of the context's cuCtxWaitEvent calls this stream has not waited for yet.
+  StreamPoints contextWaits();
+  unsigned long long contextWaitsSeen_ = 0; // guarded by the registry's mutex
   unsigned long long enqueued();
   void run();
   Context *ctx_;
   unsigned flags_;
   bool legacy_;
   std::atomic<Stream *> legacyOfContext_{nullptr}; // a blocking stream's legacy stream
-  StreamAttributes attrs_; // guarded by mutex_
+  StreamAttributes attrs_;                         // guarded by mutex_
   unsigned long long id_;
   std::shared_ptr<Progress> progress_;
   mutable std::mutex mutex_;
@@ -93,22 +106,24 @@ public:
   unsigned flags() const { return flags_; }
   // Records the event in `s`: it completes when the work queued there so far has.
   void record(Stream *s);
+  // Records it in every stream of `streams` (cuCtxRecordEvent): it completes when all have.
+  void recordAll(const std::vector<Stream *> &streams);
   bool recorded();
   bool complete();
   void synchronize();
   // Milliseconds from `start` to `end`; NOT_READY until both completed.
   static CUresult elapsed(Event *start, Event *end, float *ms);
-  // The point a waiter must reach (null progress: nothing to wait for).
-  std::pair<std::shared_ptr<Progress>, unsigned long long> point();
+  // The points a waiter must reach (none: nothing to wait for).
+  StreamPoints points();
 
 private:
   std::chrono::steady_clock::time_point time(); // when it completed
   unsigned flags_;
   std::mutex mutex_;
   bool recorded_ = false;
-  std::shared_ptr<Progress> progress_;
-  unsigned long long seq_ = 0;
-  std::shared_ptr<std::chrono::steady_clock::time_point> time_;
+  StreamPoints points_;
+  // When the last of its streams reached it (nanoseconds of the steady clock).
+  std::shared_ptr<std::atomic<long long>> time_;
 };
 
 // Streams of a context (registry; handles are checked here before use).
@@ -130,9 +145,15 @@ void releaseStreamsAndEvents(Context *ctx);
 // Waits for every stream of `ctx`; the first asynchronous error, else the sticky error.
 CUresult synchronizeStreams(Context *ctx);
 
+// cuCtxRecordEvent: records `e` in every stream of `ctx`. cuCtxWaitEvent: the work queued next on
+// each stream of `ctx` (those created later too) waits for `points`.
+void recordContext(Context *ctx, Event *e);
+void waitContext(Context *ctx, const StreamPoints &points);
+
 // Events (registry), each of the context current when it was created.
 void registerEvent(Event *e, const Context *ctx);
 void unregisterEvent(Event *e);
 bool isLiveEvent(const Event *e);
+const Context *eventContext(const Event *e);
 
 } // namespace cucpu::driver
