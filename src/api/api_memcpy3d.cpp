@@ -305,14 +305,18 @@ CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArr
 
 namespace cucpu::api {
 
-CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out) {
+CUresult copyWork(const CUDA_MEMCPY3D &p, driver::Work *out) {
   if (p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1)
     return CUDA_ERROR_INVALID_VALUE;
-  driver::Work work;
-  if (CUresult r = impl::prepare(impl::copyOf3D(p), &work); r != CUDA_SUCCESS)
+  if (CUresult r = impl::prepare(impl::copyOf3D(p), out); r != CUDA_SUCCESS)
     return r;
-  if (!work)
-    return CUDA_ERROR_INVALID_VALUE; // an empty copy is no node
+  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; // an empty copy is refused
+}
+
+CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out) {
+  driver::Work work;
+  if (CUresult r = copyWork(p, &work); r != CUDA_SUCCESS)
+    return r;
   return copyNode(p, ctx, std::move(work), out);
 }
 

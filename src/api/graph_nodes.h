@@ -10,6 +10,9 @@
 
 namespace cucpu::api {
 
+// A copy checked against the memory it touches and prepared (api_memcpy3d.cpp); an empty copy
+// is INVALID_VALUE.
+CUresult copyWork(const CUDA_MEMCPY3D &p, driver::Work *out);
 // A copy node (api_memcpy3d.cpp checks the descriptor and prepares the copy).
 CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out);
 CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::Work work,

@@ -227,4 +227,23 @@ TEST_F(Memcpy, PerThreadStreamVariantsBehaveTheSame) {
   ASSERT_EQ(cuMemFree(d), CUDA_SUCCESS);
 }
 
+// A 3D batch operand naming no array crashes NVIDIA's driver; here it is refused. The batch
+// copies' other answers are an H200's (tests/gpu/answers/memcpy_batch.txt).
+TEST_F(Memcpy, BatchWithANullArrayOperandIsInvalid) {
+  CUstream s;
+  ASSERT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 64), CUDA_SUCCESS);
+  CUDA_MEMCPY3D_BATCH_OP op;
+  std::memset(&op, 0, sizeof op);
+  op.src.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+  op.src.op.ptr.ptr = d;
+  op.dst.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+  op.extent = {4, 1, 1};
+  op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+  EXPECT_EQ(cuMemcpy3DBatchAsync(1, &op, 0, s), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(d), CUDA_SUCCESS);
+}
+
 } // namespace
