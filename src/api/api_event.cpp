@@ -1,5 +1,6 @@
 // Entry points: events (record in stream order, query, synchronise, elapsed time).
 #include "cucpu/driver/capture.h"
+#include "cucpu/driver/ipc.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
 #include "stream_ref.h"
@@ -75,7 +76,13 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   if (!phEvent || (Flags & ~kKnown) ||
       ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)))
     return CUDA_ERROR_INVALID_VALUE;
-  auto *e = new driver::Event(Flags);
+  driver::Event *e = nullptr;
+  if (Flags & CU_EVENT_INTERPROCESS) {
+    if (CUresult r = driver::createInterprocessEvent(Flags, &e); r != CUDA_SUCCESS)
+      return r;
+  } else {
+    e = new driver::Event(Flags);
+  }
   driver::registerEvent(e, c);
   *phEvent = reinterpret_cast<CUevent>(e);
   return CUDA_SUCCESS;

@@ -3,6 +3,7 @@
 #include "cucpu/driver/memory.h"
 
 #include "cucpu/driver/graph.h"
+#include "cucpu/driver/ipc.h"
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
@@ -23,6 +24,8 @@ constexpr size_t kMinimumBlock = 256;
 // Frees an allocation's memory (called without the tracker's lock: a pool takes its own locks and
 // the tracker's).
 void release(const Allocation &a) {
+  if (a.kind == MemoryKind::Device)
+    ipcReleased(a);
   if (a.pool)
     a.pool->releaseBlock(a.base, a.block);
   else if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)

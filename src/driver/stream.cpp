@@ -13,6 +13,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <unistd.h>
+
 namespace cucpu::driver {
 namespace {
 
@@ -188,7 +190,7 @@ unsigned long long Stream::enqueue(std::function<void()> op) {
   std::lock_guard order(r.order);
   auto follow = [&](Stream *other) {
     if (unsigned long long seq = other->enqueued(); !other->progress_->reached(seq))
-      after.push_back({other->progress_, seq});
+      after.push_back({other->progress_, seq, nullptr});
   };
   if (legacy_) {
     for (auto &other : streamsOf(ctx_))
@@ -272,9 +274,34 @@ void Stream::setError(CUresult e) {
     error_ = e;
 }
 
+bool StreamPoint::reached() const {
+  return shared ? shared->completed.load(std::memory_order_acquire) >= seq : progress->reached(seq);
+}
+
+void StreamPoint::wait() const {
+  if (!shared) {
+    progress->waitFor(seq);
+    return;
+  }
+  // Another process completes it: poll, spinning briefly, then yielding, then sleeping.
+  for (unsigned i = 0; !reached(); ++i) {
+    if (i < 64)
+      continue;
+    if (i < 256)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
 void waitFor(const StreamPoints &points) {
   for (const StreamPoint &p : points)
-    p.progress->waitFor(p.seq);
+    p.wait();
+}
+
+Event::~Event() {
+  if (fd_ >= 0)
+    close(fd_);
 }
 
 void Event::record(Stream *s) { recordAll({s}); }
@@ -285,14 +312,21 @@ void Event::recordAll(const std::vector<Stream *> &streams) {
   auto time = std::make_shared<std::atomic<long long>>(0);
   time_ = time;
   points_.clear();
+  // An interprocess record is numbered; its work raises the shared completion to that number.
+  const unsigned long long number = shared_ ? ++shared_->recorded : 0;
   for (Stream *s : streams) {
-    const unsigned long long seq = s->enqueue([time] {
+    const unsigned long long seq = s->enqueue([time, shared = shared_, number] {
       const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
       long long seen = time->load();
       while (seen < now && !time->compare_exchange_weak(seen, now)) {
       }
+      if (shared) {
+        unsigned long long done = shared->completed.load();
+        while (done < number && !shared->completed.compare_exchange_weak(done, number)) {
+        }
+      }
     });
-    points_.push_back({s->progress(), seq});
+    points_.push_back({s->progress(), seq, nullptr});
   }
 }
 
@@ -307,9 +341,10 @@ bool Event::recorded() {
 }
 
 bool Event::complete() {
-  std::lock_guard lk(mutex_);
-  return std::all_of(points_.begin(), points_.end(),
-                     [](const StreamPoint &p) { return p.progress->reached(p.seq); });
+  for (const StreamPoint &p : points())
+    if (!p.reached())
+      return false;
+  return true;
 }
 
 void Event::synchronize() {
@@ -319,6 +354,8 @@ void Event::synchronize() {
 
 StreamPoints Event::points() {
   std::lock_guard lk(mutex_);
+  if (opened_) // the records of every process: the latest one so far
+    return {StreamPoint{nullptr, shared_->recorded.load(std::memory_order_acquire), shared_}};
   return points_;
 }
 
@@ -478,7 +515,7 @@ void waitContext(Context *ctx, const StreamPoints &points) {
   auto &waits = r.contextWaits[ctx];
   std::erase_if(waits.pending, [](const auto &entry) { // those already over
     return std::all_of(entry.second.begin(), entry.second.end(),
-                       [](const StreamPoint &p) { return p.progress->reached(p.seq); });
+                       [](const StreamPoint &p) { return p.reached(); });
   });
   waits.pending.emplace_back(++waits.generation, points);
   anyContextWaits.store(true, std::memory_order_release);

@@ -43,10 +43,20 @@ struct Progress {
   bool reached(unsigned long long seq);
 };
 
-// A point in a stream's order: reached when its operations up to `seq` have run.
+// How far an interprocess event's records have come, in memory its processes share: records
+// are numbered, and `completed` is the highest whose work has run.
+struct SharedCompletion {
+  std::atomic<unsigned long long> recorded{0}, completed{0};
+};
+
+// A point in a stream's order: reached when its operations up to `seq` have run; or, for an
+// event opened from another process, when the shared completion reaches `seq`.
 struct StreamPoint {
   std::shared_ptr<Progress> progress;
   unsigned long long seq = 0;
+  std::shared_ptr<SharedCompletion> shared;
+  bool reached() const;
+  void wait() const;
 };
 using StreamPoints = std::vector<StreamPoint>;
 void waitFor(const StreamPoints &points);
@@ -103,6 +113,13 @@ private:
 class Event {
 public:
   explicit Event(unsigned flags) : flags_(flags) {}
+  // An interprocess event: its records also count in `shared` (a memory file's page), which an
+  // event opened in another process (`opened`) waits on.
+  Event(unsigned flags, std::shared_ptr<SharedCompletion> shared, int fd, bool opened)
+      : flags_(flags), shared_(std::move(shared)), fd_(fd), opened_(opened) {}
+  ~Event();
+  int sharedFd() const { return fd_; }
+  bool opened() const { return opened_; }
   unsigned flags() const { return flags_; }
   // Records the event in `s`: it completes when the work queued there so far has.
   void record(Stream *s);
@@ -124,6 +141,9 @@ private:
   StreamPoints points_;
   // When the last of its streams reached it (nanoseconds of the steady clock).
   std::shared_ptr<std::atomic<long long>> time_;
+  std::shared_ptr<SharedCompletion> shared_;
+  int fd_ = -1;
+  bool opened_ = false;
 };
 
 // Streams of a context (registry; handles are checked here before use).
