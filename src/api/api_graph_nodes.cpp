@@ -23,6 +23,17 @@ template <typename T> CUresult paramsOf(CUgraphNode h, T **out) {
   return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+// Copies a node's parameter member `field` of kind T to *out.
+template <typename T, typename F> CUresult getParam(CUgraphNode h, F *out, F T::*field) {
+  T *p;
+  if (CUresult r = paramsOf(h, &p); r != CUDA_SUCCESS)
+    return r;
+  if (!out)
+    return CUDA_ERROR_INVALID_VALUE;
+  *out = p->*field;
+  return CUDA_SUCCESS;
+}
+
 // Replaces a node's parameters with those `make` describes (same kind).
 CUresult setNode(CUgraphNode h, const Make &make) {
   driver::Node *n;
@@ -294,19 +305,13 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *de
   return addNode(out, g, deps, n, memcpyMake(p, ctx));
 }
 CUresult cuGraphMemcpyNodeGetParams(CUgraphNode h, CUDA_MEMCPY3D *out) {
-  driver::MemcpyNodeParams *m;
-  if (CUresult r = paramsOf(h, &m); r != CUDA_SUCCESS)
-    return r;
-  if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
-  *out = m->copy;
-  return CUDA_SUCCESS;
+  return getParam(h, out, &driver::MemcpyNodeParams::copy);
 }
 CUresult cuGraphMemcpyNodeSetParams(CUgraphNode h, const CUDA_MEMCPY3D *p) {
-  driver::MemcpyNodeParams *m;
-  if (CUresult r = paramsOf(h, &m); r != CUDA_SUCCESS)
+  driver::Context *c;
+  if (CUresult r = getParam(h, &c, &driver::MemcpyNodeParams::ctx); r != CUDA_SUCCESS)
     return r;
-  return setNode(h, memcpyMake(p, toHandle(m->ctx)));
+  return setNode(h, memcpyMake(p, toHandle(c)));
 }
 CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec e, CUgraphNode h, const CUDA_MEMCPY3D *p,
                                         CUcontext ctx) {
@@ -318,19 +323,13 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *de
   return addNode(out, g, deps, n, memsetMake(p, ctx));
 }
 CUresult cuGraphMemsetNodeGetParams(CUgraphNode h, CUDA_MEMSET_NODE_PARAMS *out) {
-  driver::MemsetNodeParams *m;
-  if (CUresult r = paramsOf(h, &m); r != CUDA_SUCCESS)
-    return r;
-  if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
-  *out = m->memset;
-  return CUDA_SUCCESS;
+  return getParam(h, out, &driver::MemsetNodeParams::memset);
 }
 CUresult cuGraphMemsetNodeSetParams(CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS *p) {
-  driver::MemsetNodeParams *m;
-  if (CUresult r = paramsOf(h, &m); r != CUDA_SUCCESS)
+  driver::Context *c;
+  if (CUresult r = getParam(h, &c, &driver::MemsetNodeParams::ctx); r != CUDA_SUCCESS)
     return r;
-  return setNode(h, memsetMake(p, toHandle(m->ctx)));
+  return setNode(h, memsetMake(p, toHandle(c)));
 }
 CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec e, CUgraphNode h,
                                         const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
@@ -342,13 +341,7 @@ CUresult cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps
   return addNode(out, g, deps, n, hostMake(p));
 }
 CUresult cuGraphHostNodeGetParams(CUgraphNode h, CUDA_HOST_NODE_PARAMS *out) {
-  driver::HostNodeParams *p;
-  if (CUresult r = paramsOf(h, &p); r != CUDA_SUCCESS)
-    return r;
-  if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
-  *out = p->host;
-  return CUDA_SUCCESS;
+  return getParam(h, out, &driver::HostNodeParams::host);
 }
 CUresult cuGraphHostNodeSetParams(CUgraphNode h, const CUDA_HOST_NODE_PARAMS *p) {
   return setNode(h, hostMake(p));
@@ -442,13 +435,7 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *d
   return addNode(out, g, deps, n, [dptr](driver::NodeSpec *s) { return memFreeNode(dptr, s); });
 }
 CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out) {
-  driver::MemFreeNodeParams *f;
-  if (CUresult r = paramsOf(h, &f); r != CUDA_SUCCESS)
-    return r;
-  if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
-  *out = f->ptr;
-  return CUDA_SUCCESS;
+  return getParam(h, out, &driver::MemFreeNodeParams::ptr);
 }
 
 CUresult cuGraphAddBatchMemOpNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,

@@ -167,6 +167,23 @@ CUresult descriptor(const CUDA_MEMCPY3D_BATCH_OP &op, CUDA_MEMCPY3D *d) {
   return CUDA_SUCCESS;
 }
 
+// A copy whose source is read during the call: the source rows are copied to a buffer now (same
+// layout), and the work copies from there.
+CUresult staged(CUDA_MEMCPY3D d, driver::Work *work) {
+  const size_t extent =
+      (d.Depth - 1) * d.srcPitch * d.srcHeight + (d.Height - 1) * d.srcPitch + d.WidthInBytes;
+  const auto *from = static_cast<const uint8_t *>(hostPtr(d.srcDevice));
+  auto buffer = std::make_shared<std::vector<uint8_t>>(from, from + extent);
+  d.srcMemoryType = CU_MEMORYTYPE_HOST;
+  d.srcHost = buffer->data();
+  d.srcDevice = 0;
+  driver::Work inner;
+  if (CUresult r = copyWork(d, &inner); r != CUDA_SUCCESS)
+    return r;
+  *work = [buffer, inner = std::move(inner)] { return inner(); };
+  return CUDA_SUCCESS;
+}
+
 CUresult batch3D(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *failIdx,
                  unsigned long long flags, CUstream h, bool perThread) {
   if (failIdx)
@@ -184,6 +201,9 @@ CUresult batch3D(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *failIdx,
     CUresult r = descriptor(ops[i], &d);
     if (r == CUDA_SUCCESS)
       r = copyWork(d, &work);
+    if (r == CUDA_SUCCESS && ops[i].srcAccessOrder == CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL &&
+        d.srcMemoryType != CU_MEMORYTYPE_ARRAY)
+      r = staged(d, &work);
     if (r != CUDA_SUCCESS) {
       log::debug(log::Component::Api, "cuMemcpy3DBatchAsync: operation {} is invalid", i);
       if (failIdx)

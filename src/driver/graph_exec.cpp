@@ -112,6 +112,19 @@ void GraphExec::rebuild() {
   compiled_ = std::move(c);
 }
 
+std::map<const Node *, Node *> GraphExec::copyOnWrite() {
+  std::map<const Node *, Node *> map;
+  auto copy = graph_->clone(&map);
+  for (auto &[from, to] : fromOriginal_)
+    to = map[to];
+  std::set<const Node *> disabled;
+  for (const Node *n : disabled_)
+    disabled.insert(map[n]);
+  disabled_ = std::move(disabled);
+  graph_ = std::move(copy);
+  return map;
+}
+
 Node *GraphExec::find(const Node *origin) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
@@ -123,16 +136,7 @@ CUresult GraphExec::setSpec(const Node *origin, NodeSpec spec) {
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end() || it->second->spec.type != spec.type)
     return CUDA_ERROR_INVALID_VALUE;
-  // Launches in flight keep the copy they took: change a new copy.
-  std::map<const Node *, Node *> map;
-  auto copy = graph_->clone(&map);
-  for (auto &[from, to] : fromOriginal_)
-    to = map[to];
-  std::set<const Node *> disabled;
-  for (const Node *n : disabled_)
-    disabled.insert(map[n]);
-  disabled_ = std::move(disabled);
-  graph_ = std::move(copy);
+  copyOnWrite();
   it->second->spec = std::move(spec);
   rebuild();
   return CUDA_SUCCESS;
@@ -194,16 +198,9 @@ CUresult GraphExec::update(const Graph &g, CUgraphExecUpdateResultInfo *info) {
     if (t->spec.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || t->spec.type == CU_GRAPH_NODE_TYPE_MEM_FREE)
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED, t);
   }
-  std::map<const Node *, Node *> map;
-  auto copy = graph_->clone(&map);
-  for (auto &[from, to] : fromOriginal_)
-    to = map[to];
-  std::set<const Node *> disabled;
-  for (const Node *n : disabled_)
-    disabled.insert(map[n]);
-  disabled_ = std::move(disabled);
+  const std::map<const Node *, Node *> map = copyOnWrite();
   for (size_t i = 0; i < theirs.size(); ++i) {
-    Node *target = map[mine[i].get()];
+    Node *target = map.at(mine[i].get());
     target->spec = theirs[i]->spec;
     if (auto *child = std::get_if<ChildNodeParams>(&target->spec.params))
       child->graph = child->graph->clone();
@@ -212,7 +209,6 @@ CUresult GraphExec::update(const Graph &g, CUgraphExecUpdateResultInfo *info) {
         body = body->clone();
     fromOriginal_[theirs[i].get()] = target;
   }
-  graph_ = std::move(copy);
   rebuild();
   return CUDA_SUCCESS;
 }

@@ -246,4 +246,36 @@ TEST_F(Memcpy, BatchWithANullArrayOperandIsInvalid) {
   EXPECT_EQ(cuMemFree(d), CUDA_SUCCESS);
 }
 
+// A 3D batch copy whose source is read during the call: changing the source right after the call
+// does not change what arrives (rows of 8 bytes from a 16-byte pitch).
+TEST_F(Memcpy, Batch3DSourceReadDuringTheCall) {
+  CUstream s;
+  ASSERT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  CUdeviceptr d;
+  ASSERT_EQ(cuMemAlloc(&d, 64), CUDA_SUCCESS);
+  unsigned char rows[32];
+  for (int i = 0; i < 32; ++i)
+    rows[i] = static_cast<unsigned char>(i);
+  CUDA_MEMCPY3D_BATCH_OP op;
+  std::memset(&op, 0, sizeof op);
+  op.src.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+  op.src.op.ptr.ptr = reinterpret_cast<CUdeviceptr>(rows);
+  op.src.op.ptr.rowLength = 16;
+  op.dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+  op.dst.op.ptr.ptr = d;
+  op.extent = {8, 2, 1};
+  op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL;
+  ASSERT_EQ(cuMemcpy3DBatchAsync(1, &op, 0, s), CUDA_SUCCESS);
+  std::memset(rows, 0xff, sizeof rows);
+  ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+  unsigned char out[16];
+  ASSERT_EQ(cuMemcpyDtoH(out, d, sizeof out), CUDA_SUCCESS);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[7], 7);
+  EXPECT_EQ(out[8], 16);
+  EXPECT_EQ(out[15], 23);
+  EXPECT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree(d), CUDA_SUCCESS);
+}
+
 } // namespace

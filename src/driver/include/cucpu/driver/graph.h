@@ -224,6 +224,9 @@ public:
 
 private:
   void rebuild(); // mutex_ held
+  // Launches in flight keep the copy they took: changes go to a new copy, made here (mutex_
+  // held); returns the old copy's node -> the new one's.
+  std::map<const Node *, Node *> copyOnWrite();
   std::shared_ptr<Graph> graph_;
   std::map<const Node *, Node *> fromOriginal_;
   std::set<const Node *> disabled_;
