@@ -50,6 +50,17 @@ protected:
   CUfunction bump = nullptr, small = nullptr;
 };
 
+// The pre-4.0 parameter calls with a negative offset or no value crash NVIDIA's driver; here they
+// are refused (their other answers: tests/gpu/answers/old_launch.txt).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEST_F(Function, OldParameterCallsRefuseNegativeOffsets) {
+  EXPECT_EQ(cuParamSeti(bump, -4, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuParamSetv(bump, 0, nullptr, 8), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuParamSetf(bump, 0, 1.0f), CUDA_SUCCESS);
+}
+#pragma GCC diagnostic pop
+
 TEST_F(Function, NameModuleAndParameters) {
   const char *name = nullptr;
   ASSERT_EQ(cuFuncGetName(&name, bump), CUDA_SUCCESS);

@@ -47,6 +47,9 @@ public:
   std::atomic<CUfunc_cache> cacheConfig{CU_FUNC_CACHE_PREFER_NONE};
   std::atomic<CUsharedconfig> sharedConfig{CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE};
 
+  // cuCtxAttach/cuCtxDetach's usage count: 1 at creation, the last detach destroys.
+  std::atomic<int> usage{1};
+
   // Contexts whose memory this one has enabled peer access to (guarded by `mutex`).
   std::set<const Context *> peers;
 

@@ -46,6 +46,18 @@ public:
   // cuFuncSetCacheConfig's preference, recorded and reported back.
   CUfunc_cache cacheConfig = CU_FUNC_CACHE_PREFER_NONE;
 
+  // The pre-4.0 launch API's state (cuFuncSetBlockShape, cuFuncSetSharedSize, cuParamSet*):
+  // `params` holds what was set (it may run past `paramSize`, as NVIDIA's driver allows); a
+  // launch passes the first `paramSize` bytes.
+  struct OldLaunch {
+    unsigned block[3] = {1, 1, 1};
+    unsigned shared = 0;
+    size_t paramSize = 0;
+    std::vector<unsigned char> params;
+  };
+  OldLaunch oldLaunch; // guarded by oldLaunchMutex
+  std::mutex oldLaunchMutex;
+
 private:
   Module *module_;
   const jit::KernelInfo *kernel_;
