@@ -1,6 +1,6 @@
 """cuda-python on cucpu, as NVIDIA's examples use it: cuda.bindings' driver, runtime and NVRTC
-(compiling for the device's real architecture), and cuda.core's Program and launch, each result
-checked against NumPy on the host."""
+(compiling for the device's real architecture), a graph captured from a stream, and cuda.core's
+Program and launch, each result checked against NumPy on the host."""
 import sys
 
 import numpy as np
@@ -75,6 +75,27 @@ check(driver.cuMemcpyDtoH(out.ctypes.data, dy, out.nbytes))
 # NVRTC contracts a * x + y into one fused multiply-add: one rounding, exact in float64.
 want = (np.float64(2.0) * x.astype(np.float64) + 1.0).astype(np.float32)
 ok("nvrtc sm_XX cubin launch", np.array_equal(out, want))
+
+# A CUDA graph captured from a stream: two saxpy launches, replayed twice.
+check(driver.cuMemcpyHtoD(dy, y.ctypes.data, y.nbytes))
+cap = check(driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_NON_BLOCKING))
+check(driver.cuStreamBeginCapture(cap, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_GLOBAL))
+for _ in range(2):
+    check(driver.cuLaunchKernel(kernel, n // 128, 1, 1, 128, 1, 1, 0, cap, ptrs.ctypes.data, 0))
+graph = check(driver.cuStreamEndCapture(cap))
+nodes = check(driver.cuGraphGetNodes(graph, 0))[1]
+exe = check(driver.cuGraphInstantiate(graph, 0))
+for _ in range(2):
+    check(driver.cuGraphLaunch(exe, cap))
+check(driver.cuStreamSynchronize(cap))
+check(driver.cuMemcpyDtoH(out.ctypes.data, dy, out.nbytes))
+want = y.copy()
+for _ in range(4):  # one rounding per fused multiply-add, each exact in float64
+    want = (np.float64(2.0) * x.astype(np.float64) + want.astype(np.float64)).astype(np.float32)
+ok("captured graph replayed", nodes == 2 and np.array_equal(out, want))
+check(driver.cuGraphExecDestroy(exe))
+check(driver.cuGraphDestroy(graph))
+check(driver.cuStreamDestroy(cap))
 check(driver.cuModuleUnload(module))
 check(driver.cuMemFree(dx))
 check(driver.cuMemFree(dy))
@@ -96,5 +117,5 @@ check(driver.cuMemcpyDtoH(got.ctypes.data, int(buf.handle), got.nbytes))
 ok("cuda.core Program cubin launch", np.array_equal(got, np.arange(64, dtype=np.int32) + 40))
 buf.close(stream)
 
-print(f"cuda-bindings smoke: {4 - len(failures)} passed, {len(failures)} failed")
+print(f"cuda-bindings smoke: {5 - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
