@@ -113,6 +113,8 @@ CUresult cuEventQuery(CUevent hEvent) {
     return r;
   if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
     return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
+    return r;
   if (CUresult r = currentSticky(); r != CUDA_SUCCESS)
     return r;
   return e->complete() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -123,6 +125,8 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   e->synchronize();
   return currentSticky();

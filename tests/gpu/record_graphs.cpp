@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include <cstring>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace {
 
 constexpr unsigned kN = 1000;
 CUfunction add, scale, countdown, setc;
+const char *kernelPath;
 unsigned *host; // page-locked, kN words
 
 // Prints the first, a middle and the last word of the page-locked result buffer.
@@ -538,6 +540,65 @@ void capture(CUcontext ctx, CUstream s, CUstream s2, CUdeviceptr d) {
     SHOW(cuGraphDestroy(g));
   }
 
+  // Which calls a global capture forbids: each on its own capture of the non-blocking stream.
+  std::printf("-- calls during a global capture, one by one\n");
+  CUdeviceptr victim = 0;
+  SHOW(cuMemAlloc(&victim, 4096));
+  void *pinnedHost = nullptr;
+  SHOW(cuMemAllocHost(&pinnedHost, 4096));
+  CUevent idle;
+  SHOW(cuEventCreate(&idle, 0));
+  SHOW(cuEventRecord(idle, s2));
+  SHOW(cuStreamSynchronize(s2));
+  const std::string ptx = readFile(kernelPath);
+  auto during = [&](const char *what, const std::function<CUresult()> &call) {
+    cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    CUresult r = call();
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    cuStreamIsCapturing(s, &status);
+    CUgraph ended = nullptr;
+    CUresult e = cuStreamEndCapture(s, &ended);
+    if (ended)
+      cuGraphDestroy(ended);
+    std::printf("%-40s %d, capture status %d, end %d\n", what, int(r), int(status), int(e));
+    std::fflush(stdout);
+  };
+  during("cuMemFree", [&] { return cuMemFree(victim); });
+  during("cuMemFreeHost", [&] { return cuMemFreeHost(pinnedHost); });
+  void *more = nullptr;
+  during("cuMemHostAlloc", [&] { return cuMemHostAlloc(&more, 4096, 0); });
+  CUdeviceptr pitched = 0;
+  size_t pitch = 0;
+  during("cuMemAllocPitch", [&] { return cuMemAllocPitch(&pitched, &pitch, 64, 4, 4); });
+  CUdeviceptr managedPtr = 0;
+  during("cuMemAllocManaged",
+         [&] { return cuMemAllocManaged(&managedPtr, 4096, CU_MEM_ATTACH_GLOBAL); });
+  during("cuEventSynchronize(uncaptured event)", [&] { return cuEventSynchronize(idle); });
+  during("cuEventQuery(uncaptured event)", [&] { return cuEventQuery(idle); });
+  CUmodule extra = nullptr;
+  during("cuModuleLoadData", [&] { return cuModuleLoadData(&extra, ptx.c_str()); });
+  size_t freeBytes = 0, totalBytes = 0;
+  during("cuMemGetInfo", [&] { return cuMemGetInfo(&freeBytes, &totalBytes); });
+  CUstream fresh = nullptr;
+  during("cuStreamCreate", [&] { return cuStreamCreate(&fresh, CU_STREAM_NON_BLOCKING); });
+  CUevent freshEvent = nullptr;
+  during("cuEventCreate", [&] { return cuEventCreate(&freshEvent, 0); });
+  unsigned word = 0;
+  during("cuMemcpyDtoH(pinned)", [&] { return cuMemcpyDtoH(pinnedHost, d, 4); });
+  during("cuMemcpyDtoH(pageable)", [&] { return cuMemcpyDtoH(&word, d, 4); });
+  during("cuStreamSynchronize(other stream)", [&] { return cuStreamSynchronize(s2); });
+  during("cuStreamQuery(other stream)", [&] { return cuStreamQuery(s2); });
+  int attr = 0;
+  during("cuFuncGetAttribute",
+         [&] { return cuFuncGetAttribute(&attr, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, add); });
+  if (fresh)
+    cuStreamDestroy(fresh);
+  if (freshEvent)
+    cuEventDestroy(freshEvent);
+  if (extra)
+    cuModuleUnload(extra);
+  SHOW(cuEventDestroy(idle));
+
   // Relaxed mode lets the thread allocate; thread-local mode refuses other threads' ending.
   std::printf("-- capture modes\n");
   SHOW(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
@@ -851,6 +912,7 @@ int main(int argc, char **argv) {
   SHOW(cuInit(0));
   SHOW(cuCtxCreate(&ctx, nullptr, 0, 0));
   CUmodule mod;
+  kernelPath = argv[1];
   const std::string ptx = readFile(argv[1]);
   SHOW(cuModuleLoadData(&mod, ptx.c_str()));
   SHOW(cuModuleGetFunction(&add, mod, "add"));
