@@ -159,6 +159,16 @@ CUresult createContext(Device *dev, unsigned flags, Context **out) {
   return CUDA_SUCCESS;
 }
 
+CUresult createGreenContext(Device *dev, unsigned workers, Context **out) {
+  auto *c = new Context(dev, 0, false);
+  c->workerLimit = workers;
+  registerContext(c);
+  *out = c;
+  log::debug(log::Component::Driver, "green context {} of {} workers on device {}", c->id(),
+             workers, dev->ordinal());
+  return CUDA_SUCCESS;
+}
+
 CUresult destroyContext(Context *c) {
   unregisterContext(c);
   releaseStreamsAndEvents(c);

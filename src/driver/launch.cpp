@@ -149,6 +149,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   job.sharedBytes = size_t(k.dynamicSharedOffset) + cfg.sharedBytes;
   job.scratchBytes = size_t(k.scratchBytesPerThread) * nthreads;
   job.memoryAlign = k.blockMemoryAlign;
+  job.maxThreads = ctx->workerLimit;
   log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
              cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
              cfg.sharedBytes);

@@ -146,8 +146,9 @@ GridResult ThreadPool::run(const GridJob &job) {
   cur.total = uint64_t(job.launch->grid[0]) * job.launch->grid[1] * job.launch->grid[2];
   if (cur.total == 0)
     return {};
-  cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(threads()) * 8));
-  if (workers_.empty() || cur.total <= cur.chunk) {
+  const unsigned parallel = job.maxThreads ? std::min(job.maxThreads, threads()) : threads();
+  cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(parallel) * 8));
+  if (workers_.empty() || parallel == 1 || cur.total <= cur.chunk) {
     drain(cur); // one chunk: no worker needs waking
     return cur.result();
   }
@@ -186,9 +187,12 @@ GridResult ThreadPool::runCooperative(const GridJob &job) {
 
 // A grid that still has blocks nobody has taken, or null.
 ThreadPool::Current *ThreadPool::pickWork() {
-  for (Current *c : active_)
-    if (c->next.load(std::memory_order_relaxed) < c->total)
+  for (Current *c : active_) {
+    // The launching thread runs blocks too: a grid limited to n threads takes n - 1 workers.
+    const bool full = c->job.maxThreads && c->busy + 1 >= c->job.maxThreads;
+    if (!full && c->next.load(std::memory_order_relaxed) < c->total)
       return c;
+  }
   return nullptr;
 }
 

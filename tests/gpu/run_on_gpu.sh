@@ -31,6 +31,7 @@ $cxx "$root/tests/gpu/record_ctx_events.cpp" -o /tmp/record_ctx_events $lib
 $cxx "$root/tests/gpu/record_memcpy_batch.cpp" -o /tmp/record_memcpy_batch $lib
 $cxx "$root/tests/gpu/record_ipc.cpp" -o /tmp/record_ipc $lib
 $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tmp/record_old_launch $lib
+$cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
@@ -46,7 +47,7 @@ $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tm
   >"$out/launch_ex.txt" 2>&1 || true
 /tmp/record_free_sync "$root/tests/api/free/spin.ptx" >"$out/free_sync.txt" 2>&1 || true
 /tmp/record_arena "$root/tests/api/arena/poke.ptx" >"$out/arena.txt" 2>&1 || true
-# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch}.txt, which the api_*_answers tests
+# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx}.txt, which the api_*_answers tests
 # compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
 /tmp/record_pools >"$out/pools.txt" || true
@@ -55,6 +56,7 @@ $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tm
 /tmp/record_memcpy_batch >"$out/memcpy_batch.txt" || true
 timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_old_launch "$root/tests/api/graphs/graph_kernels.ptx" >"$out/old_launch.txt" || true
+/tmp/record_green_ctx "$root/tests/api/graphs/graph_kernels.ptx" >"$out/green_ctx.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
 /tmp/record_legacy_stream "$root/tests/api/free/spin.ptx" "$root/tests/api/stream0/waiters.ptx" \

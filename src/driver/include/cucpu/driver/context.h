@@ -47,6 +47,10 @@ public:
   std::atomic<CUfunc_cache> cacheConfig{CU_FUNC_CACHE_PREFER_NONE};
   std::atomic<CUsharedconfig> sharedConfig{CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE};
 
+  // A green context's share of the worker pool (its SM resource): the most threads a grid of it
+  // runs on at once; 0 for other contexts (all of the pool).
+  unsigned workerLimit = 0;
+
   // cuCtxAttach/cuCtxDetach's usage count: 1 at creation, the last detach destroys.
   std::atomic<int> usage{1};
 
@@ -82,6 +86,8 @@ void forgetOnThisThread(Context *c);
 // Creates a context and makes it current on the calling thread. destroyContext frees it; a
 // thread that still has it current gets CUDA_ERROR_CONTEXT_IS_DESTROYED from then on.
 CUresult createContext(Device *dev, unsigned flags, Context **out);
+// A green context's: limited to `workers` threads of the pool, and not made current.
+CUresult createGreenContext(Device *dev, unsigned workers, Context **out);
 CUresult destroyContext(Context *c);
 
 // Primary contexts.
