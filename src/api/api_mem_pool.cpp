@@ -1,9 +1,10 @@
-// Entry points: stream-ordered memory pools (driver/mem_pool.cpp does the work). The answers are
-// an H200's with driver 580 (tests/gpu/record_pools.cpp, tests/gpu/answers/pools.txt); pools are
-// not exportable (MEMPOOL_SUPPORTED_HANDLE_TYPES is 0), so export and import refuse.
+// Entry points: stream-ordered memory pools (driver/mem_pool.cpp does the work), shared between
+// processes through POSIX file descriptors (driver/pool_ipc.cpp). The answers are an H200's with
+// driver 580 (tests/gpu/answers/pools.txt, tests/gpu/answers/pool_ipc.txt).
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/mem_pool.h"
+#include "cucpu/driver/memory.h"
 #include "entry.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
@@ -120,8 +121,9 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
   driver::Device *d;
   if (deviceOf(props->location.id, &d) != CUDA_SUCCESS)
     return CUDA_ERROR_INVALID_VALUE; // an H200 answers so for a device that does not exist
-  if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
-    return CUDA_ERROR_NOT_SUPPORTED; // not exportable here
+  if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE &&
+      props->handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+    return CUDA_ERROR_NOT_SUPPORTED; // only file descriptors are handles here
   *pool = handleOf(driver::createPool(d, *props));
   return CUDA_SUCCESS;
 }
@@ -196,24 +198,38 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
   driver::MemPool *p;
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
-  (void)handle_out, (void)handleType, (void)flags;
-  return CUDA_ERROR_INVALID_VALUE; // created without handle types, as every pool here is
+  if (!handle_out || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || flags != 0 ||
+      !p->exportable() || p->imported())
+    return CUDA_ERROR_INVALID_VALUE;
+  return p->exportHandle(static_cast<int *>(handle_out));
 }
 
 CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle,
                                             CUmemAllocationHandleType handleType,
                                             unsigned long long flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
-  (void)pool_out, (void)handle, (void)handleType, (void)flags;
-  return CUDA_ERROR_INVALID_VALUE; // no pool is exported
+  if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+    return CUDA_ERROR_NOT_SUPPORTED; // as an H200 answers for other handle types
+  if (!pool_out || flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver::MemPool *p;
+  const int fd = static_cast<int>(reinterpret_cast<uintptr_t>(handle));
+  if (CUresult r = driver::MemPool::importHandle(c->device(), fd, &p); r != CUDA_SUCCESS)
+    return r;
+  *pool_out = handleOf(p);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
-  (void)shareData_out, (void)ptr;
-  return CUDA_ERROR_INVALID_VALUE; // no pool is exportable
+  driver::Allocation a;
+  if (!shareData_out || !driver::memory().find(ptr, 0, &a) || a.base != ptr || !a.pool ||
+      a.pool->imported())
+    return CUDA_ERROR_INVALID_VALUE; // a pool block, from its base, of the exporting process
+  return a.pool->exportPointer(a, shareData_out);
 }
 
 CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
@@ -221,8 +237,12 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
   driver::MemPool *p;
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
-  (void)ptr_out, (void)shareData;
-  return CUDA_ERROR_INVALID_VALUE; // an imported pool only
+  driver::Context *c;
+  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
+    return r;
+  if (!ptr_out || !shareData)
+    return CUDA_ERROR_INVALID_VALUE;
+  return p->importPointer(c, *shareData, ptr_out);
 }
 
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,

@@ -56,8 +56,10 @@ Ipc &ipc() {
   return *i;
 }
 
+} // namespace
+
 // Moves [start, start + bytes) into a new memory file mapped in its place; -1 on failure.
-int share(uintptr_t start, size_t bytes) {
+int shareInPlace(uintptr_t start, size_t bytes) {
   const int fd = memfd_create("cucpu-ipc", MFD_CLOEXEC);
   if (fd < 0)
     return -1;
@@ -76,7 +78,33 @@ int share(uintptr_t start, size_t bytes) {
   return fd;
 }
 
-} // namespace
+void unshareInPlace(uintptr_t start, size_t bytes, int fd) {
+  close(fd);
+  mmap(reinterpret_cast<void *>(start), bytes, PROT_READ | PROT_WRITE,
+       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+CUresult mapFromProcess(int32_t pid, int32_t fd, size_t bytes, uintptr_t *out) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+  const int own = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (own < 0) {
+    log::debug(log::Component::Mem, "IPC: {}: {}", path, std::strerror(errno));
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const uintptr_t start = deviceArena().reserve(bytes, kPage);
+  const bool mapped = start && mmap(reinterpret_cast<void *>(start), bytes, PROT_READ | PROT_WRITE,
+                                    MAP_SHARED | MAP_FIXED, own, 0) != MAP_FAILED;
+  close(own);
+  if (!mapped) {
+    if (start)
+      deviceArena().unreserve(start, bytes);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  *out = start;
+  return CUDA_SUCCESS;
+}
+
+void unmapFromProcess(uintptr_t start, size_t bytes) { deviceArena().unreserve(start, bytes); }
 
 CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
   Allocation a;
@@ -90,7 +118,7 @@ CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
   if (it == ipc().exported.end()) {
     const uintptr_t start = a.base & ~(kPage - 1);
     const size_t bytes = ((a.base + a.size + kPage - 1) & ~(kPage - 1)) - start;
-    const int fd = share(start, bytes);
+    const int fd = shareInPlace(start, bytes);
     if (fd < 0) {
       log::debug(log::Component::Mem, "cuIpcGetMemHandle: no memory file: {}",
                  std::strerror(errno));
@@ -118,12 +146,12 @@ void ipcReleased(const Allocation &a) {
     return;
   const Exported e = it->second;
   ipc().exported.erase(it);
-  close(e.fd);
   // A block of its own pages gets private pages back; a slab's pages stay shared, since other
   // blocks live there (the file goes when the slab's pages are unmapped).
   if (a.reserved > DeviceArena::kLargestClass)
-    mmap(reinterpret_cast<void *>(e.start), e.bytes, PROT_READ | PROT_WRITE,
-         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    unshareInPlace(e.start, e.bytes, e.fd);
+  else
+    close(e.fd);
 }
 
 CUresult ipcOpen(Context *ctx, const CUipcMemHandle &handle, CUdeviceptr *out) {
@@ -139,22 +167,9 @@ CUresult ipcOpen(Context *ctx, const CUipcMemHandle &handle, CUdeviceptr *out) {
     *out = it->second;
     return CUDA_SUCCESS;
   }
-  const std::string path = "/proc/" + std::to_string(h.pid) + "/fd/" + std::to_string(h.fd);
-  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) {
-    log::debug(log::Component::Mem, "cuIpcOpenMemHandle: {}: {}", path, std::strerror(errno));
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  const uintptr_t start = deviceArena().reserve(h.mapBytes, kPage);
-  const bool mapped =
-      start && mmap(reinterpret_cast<void *>(start), h.mapBytes, PROT_READ | PROT_WRITE,
-                    MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
-  close(fd);
-  if (!mapped) {
-    if (start)
-      deviceArena().unreserve(start, h.mapBytes);
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
+  uintptr_t start;
+  if (CUresult r = mapFromProcess(h.pid, h.fd, h.mapBytes, &start); r != CUDA_SUCCESS)
+    return r;
   const uintptr_t base = start + h.offset;
   memory().trackMapping(ctx, base, h.size, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
   ipc().byHandle[{h.pid, h.id}] = base;
@@ -171,7 +186,7 @@ CUresult ipcClose(CUdeviceptr ptr) {
   if (--it->second.refs > 0)
     return CUDA_SUCCESS;
   memory().untrackMapping(ptr);
-  deviceArena().unreserve(it->second.start, it->second.bytes);
+  unmapFromProcess(it->second.start, it->second.bytes);
   std::erase_if(ipc().byHandle, [ptr](const auto &entry) { return entry.second == ptr; });
   ipc().opened.erase(it);
   return CUDA_SUCCESS;

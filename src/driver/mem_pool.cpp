@@ -2,6 +2,7 @@
 #include "cucpu/driver/mem_pool.h"
 
 #include "cucpu/driver/device.h"
+#include "cucpu/driver/ipc.h"
 #include "cucpu/driver/memory.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
@@ -49,7 +50,11 @@ void collect(MemPool *pool) {
 } // namespace
 
 CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
-  const size_t block = blockFor(bytes);
+  if (imported_) // an imported pool only maps what its exporter allocated
+    return CUDA_ERROR_INVALID_VALUE;
+  // An exportable pool's blocks have pages of their own (each goes into a memory file).
+  const size_t block =
+      blockFor(exportable() ? std::max(bytes, DeviceArena::kLargestClass + 1) : bytes);
   if (block == 0 || block > device_->totalMemory())
     return CUDA_ERROR_OUT_OF_MEMORY;
   uintptr_t base = 0;
@@ -69,6 +74,8 @@ CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
       memory().refund(block);
       return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    if (exportable())
+      share(base, block);
     std::lock_guard lk(mutex_);
     reserved_ += block;
     reservedHigh_ = std::max(reservedHigh_, reserved_);
@@ -90,6 +97,10 @@ void MemPool::unuse(size_t requested) {
 }
 
 void MemPool::recycle(uintptr_t base, size_t block) {
+  if (imported_) {
+    unmapImport(base);
+    return;
+  }
   {
     std::lock_guard lk(mutex_);
     --live_;
@@ -99,6 +110,10 @@ void MemPool::recycle(uintptr_t base, size_t block) {
 }
 
 void MemPool::releaseBlock(uintptr_t base, size_t block) {
+  if (imported_) {
+    unmapImport(base);
+    return;
+  }
   {
     std::lock_guard lk(mutex_);
     --live_;
@@ -108,6 +123,16 @@ void MemPool::releaseBlock(uintptr_t base, size_t block) {
 }
 
 void MemPool::giveBack(uintptr_t base, size_t block) {
+  int fd = -1;
+  {
+    std::lock_guard lk(mutex_);
+    if (auto it = shared_.find(base); it != shared_.end()) {
+      fd = it->second;
+      shared_.erase(it);
+    }
+  }
+  if (fd >= 0) // private pages again before the arena takes the block back
+    unshareInPlace(base, block, fd);
   deviceArena().release(reinterpret_cast<void *>(base));
   memory().refund(block);
   std::lock_guard lk(mutex_);

@@ -5,6 +5,8 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 namespace {
 
 class MemPools : public testing::Test {
@@ -32,11 +34,42 @@ TEST_F(MemPools, DeliberateDifferences) {
   int types = -1;
   EXPECT_EQ(cuDeviceGetAttribute(&types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0),
             CUDA_SUCCESS);
-  EXPECT_EQ(types, 0); // H200: 9 (descriptors and fabric handles)
+  EXPECT_EQ(types, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); // H200: 9 (and fabric handles)
+  CUmemPoolProps fabric = props;
+  fabric.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
+  CUmemoryPool other;
+  EXPECT_EQ(cuMemPoolCreate(&other, &fabric), CUDA_ERROR_NOT_SUPPORTED);
+}
+
+// An exportable pool's blocks live in memory files while the pool holds them; trimmed, they are
+// the arena's again, and new blocks work as before (two processes: tests/gpu/record_pool_ipc.cpp).
+TEST_F(MemPools, ExportableBlocksSurviveReuseAndTrim) {
   CUmemPoolProps exportable = props;
   exportable.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-  CUmemoryPool other;
-  EXPECT_EQ(cuMemPoolCreate(&other, &exportable), CUDA_ERROR_NOT_SUPPORTED);
+  CUmemoryPool shared;
+  ASSERT_EQ(cuMemPoolCreate(&shared, &exportable), CUDA_SUCCESS);
+  for (int round = 0; round < 3; ++round) {
+    CUdeviceptr p;
+    ASSERT_EQ(cuMemAllocFromPoolAsync(&p, 1000, shared, stream), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemsetD32Async(p, 7 + round, 250, stream), CUDA_SUCCESS);
+    CUmemPoolPtrExportData data;
+    EXPECT_EQ(cuMemPoolExportPointer(&data, p), CUDA_SUCCESS);
+    unsigned last = 0;
+    ASSERT_EQ(cuMemcpyDtoHAsync(&last, p + 996, 4, stream), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemFreeAsync(p, stream), CUDA_SUCCESS);
+    ASSERT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+    EXPECT_EQ(last, unsigned(7 + round));
+    if (round == 1) {
+      ASSERT_EQ(cuMemPoolTrimTo(shared, 0), CUDA_SUCCESS);
+    }
+  }
+  int fd = -1;
+  ASSERT_EQ(
+      cuMemPoolExportToShareableHandle(&fd, shared, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+      CUDA_SUCCESS);
+  EXPECT_GE(fd, 0);
+  close(fd);
+  EXPECT_EQ(cuMemPoolDestroy(shared), CUDA_SUCCESS);
 }
 
 TEST_F(MemPools, DestroyedPoolsAreInvalidHandles) {

@@ -48,7 +48,8 @@ int main() {
   SHOW(cuCtxCreate(&ctx, nullptr, 0, dev));
   int v = -1;
   SHOWV(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, dev), v);
-  // (MEMPOOL_SUPPORTED_HANDLE_TYPES: 9 on an H200; cucpu's pools are not exportable yet: 0.)
+  // (MEMPOOL_SUPPORTED_HANDLE_TYPES: 9 on an H200, POSIX file descriptors and fabric handles;
+  // cucpu's: 1, file descriptors: tests/gpu/record_pool_ipc.cpp.)
   CUmemoryPool def = nullptr, cur = nullptr, mine = nullptr, other = nullptr;
   SHOW(cuDeviceGetDefaultMemPool(&def, dev));
   SHOW(cuDeviceGetMemPool(&cur, dev));

@@ -32,6 +32,7 @@ $cxx "$root/tests/gpu/record_memcpy_batch.cpp" -o /tmp/record_memcpy_batch $lib
 $cxx "$root/tests/gpu/record_ipc.cpp" -o /tmp/record_ipc $lib
 $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tmp/record_old_launch $lib
 $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
+$cxx "$root/tests/gpu/record_pool_ipc.cpp" -o /tmp/record_pool_ipc $lib
 /tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
@@ -47,7 +48,7 @@ $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
   >"$out/launch_ex.txt" 2>&1 || true
 /tmp/record_free_sync "$root/tests/api/free/spin.ptx" >"$out/free_sync.txt" 2>&1 || true
 /tmp/record_arena "$root/tests/api/arena/poke.ptx" >"$out/arena.txt" 2>&1 || true
-# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx}.txt, which the api_*_answers tests
+# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx,pool_ipc}.txt, which the api_*_answers tests
 # compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
 /tmp/record_pools >"$out/pools.txt" || true
@@ -57,6 +58,7 @@ $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
 timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_old_launch "$root/tests/api/graphs/graph_kernels.ptx" >"$out/old_launch.txt" || true
 /tmp/record_green_ctx "$root/tests/api/graphs/graph_kernels.ptx" >"$out/green_ctx.txt" || true
+timeout 60 /tmp/record_pool_ipc >"$out/pool_ipc.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
 /tmp/record_legacy_stream "$root/tests/api/free/spin.ptx" "$root/tests/api/stream0/waiters.ptx" \

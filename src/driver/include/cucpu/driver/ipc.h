@@ -13,6 +13,15 @@ namespace cucpu::driver {
 class Context;
 struct Allocation;
 
+// The building blocks, shared with exportable memory pools: whole pages moved into a new memory
+// file mapped in their place (its descriptor, -1 on failure); pages given back private pages
+// (the file closed); another process's memory file (`fd` in process `pid`) mapped into reserved
+// device address space, and unmapped again.
+int shareInPlace(uintptr_t start, size_t bytes);
+void unshareInPlace(uintptr_t start, size_t bytes, int fd);
+CUresult mapFromProcess(int32_t pid, int32_t fd, size_t bytes, uintptr_t *start);
+void unmapFromProcess(uintptr_t start, size_t bytes);
+
 // cuIpcGetMemHandle: `ptr` inside a cuMemAlloc allocation (INVALID_VALUE for other memory).
 CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out);
 // An exported allocation is being freed: its pages stop being shared where they are its own.

@@ -14,10 +14,12 @@ namespace cucpu::driver {
 
 class Context;
 class Device;
+struct Allocation;
 
 class MemPool {
 public:
   MemPool(Device *device, const CUmemPoolProps &props) : device_(device), props_(props) {}
+  ~MemPool();
   Device *device() const { return device_; }
 
   // A block of `bytes` (> 0) tracked as device memory of `ctx`: a cached one of the same size,
@@ -45,8 +47,30 @@ public:
   // Blocks handed out and not yet freed.
   unsigned long long liveBlocks();
 
+  // Sharing between processes (pool_ipc.cpp). A pool created with the POSIX file descriptor
+  // handle type keeps each block in a memory file of its own; the pool's descriptor names the
+  // process and the pool, a pointer's export data names its block's file.
+  bool exportable() const { return props_.handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; }
+  bool imported() const { return imported_; }
+  // cuMemPoolExportToShareableHandle: a new descriptor naming the pool.
+  CUresult exportHandle(int *fd);
+  // cuMemPoolExportPointer: `a` is a live block of this pool, from its base.
+  CUresult exportPointer(const Allocation &a, CUmemPoolPtrExportData *out);
+  // cuMemPoolImportPointer into this imported pool: the block mapped, tracked as its block.
+  CUresult importPointer(Context *ctx, const CUmemPoolPtrExportData &data, CUdeviceptr *out);
+  // cuMemPoolImportFromShareableHandle: a pool standing for another process's.
+  static CUresult importHandle(Device *device, int fd, MemPool **out);
+
 private:
   void giveBack(uintptr_t base, size_t block); // to the arena, refunding the device
+  void share(uintptr_t base, size_t block);    // an exportable pool's new block
+  void unmapImport(uintptr_t base);            // an imported pointer freed
+  std::map<uintptr_t, int> shared_;            // an exportable pool's block -> its memory file
+  int identity_ = -1;                          // the memory file naming the pool
+  uint64_t key_ = 0;                           // unique for the process
+  bool imported_ = false;
+  int32_t sourcePid_ = 0;                                     // an imported pool's exporter
+  std::map<uintptr_t, std::pair<uintptr_t, size_t>> imports_; // imported pointer -> mapping
   Device *device_;
   CUmemPoolProps props_;
   std::mutex mutex_;
