@@ -58,11 +58,15 @@ CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
     return CUDA_ERROR_INVALID_VALUE;
   if (k.paramBytes > kMaxParamBytes)
     return CUDA_ERROR_INVALID_VALUE;
-  // Every block of a cooperative grid is resident, as many per multiprocessor as occupancy says.
+  // Every block of a cooperative grid is resident, as many per multiprocessor as occupancy says,
+  // on the multiprocessors of the function's context (a green context's share).
+  const Context *ctx = f->module()->context();
+  const unsigned multiprocessors =
+      ctx->workerLimit ? ctx->workerLimit : ctx->device()->multiprocessors();
   if (cfg.cooperative &&
       uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] >
           uint64_t(f->activeBlocksPerMultiprocessor(static_cast<int>(nthreads), cfg.sharedBytes)) *
-              f->module()->context()->device()->multiprocessors())
+              multiprocessors)
     return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   return CUDA_SUCCESS;
 }

@@ -1,5 +1,6 @@
 // Green contexts as partitions of the worker pool: a green context of one SM runs its grids one
-// block at a time (the blocks never overlap), and one of the whole device runs them correctly.
+// block at a time (the blocks never overlap), one of the whole device runs them correctly, and
+// each takes cooperative grids of the size its own SMs hold.
 // Their API answers are an H200's (tests/gpu/answers/green_ctx.txt).
 #include <cuda.h>
 #include <gtest/gtest.h>
@@ -53,6 +54,17 @@ TEST(GreenContexts, OneSmRunsOneBlockAtATime) {
       EXPECT_EQ(seen[1], 1u);
     else
       EXPECT_LE(seen[1], whole.sm.smCount);
+    // A cooperative grid may have as many blocks as the context's SMs hold at once.
+    int perSm = 0;
+    ASSERT_EQ(cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, occupy, 32, 0), CUDA_SUCCESS);
+    CUdevResource mine;
+    ASSERT_EQ(cuGreenCtxGetDevResource(g, &mine, CU_DEV_RESOURCE_TYPE_SM), CUDA_SUCCESS);
+    const unsigned most = unsigned(perSm) * mine.sm.smCount;
+    ns = 0;
+    EXPECT_EQ(cuLaunchCooperativeKernel(occupy, most + 1, 1, 1, 32, 1, 1, 0, s, args),
+              CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    EXPECT_EQ(cuLaunchCooperativeKernel(occupy, most, 1, 1, 32, 1, 1, 0, s, args), CUDA_SUCCESS);
+    ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
     ASSERT_EQ(cuStreamDestroy(s), CUDA_SUCCESS);
     ASSERT_EQ(cuMemFree(counters), CUDA_SUCCESS);
     ASSERT_EQ(cuModuleUnload(mod), CUDA_SUCCESS);
