@@ -171,19 +171,17 @@ CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
   return CUDA_SUCCESS;
 }
 
-CUresult captureOr(driver::Stream *s, bool *captured,
-                   const std::function<CUresult(driver::NodeSpec *)> &make) {
-  *captured = false;
-  if (!driver::anyCapture())
-    return CUDA_SUCCESS;
+CUresult captureDuring(driver::Stream *s, bool *captured,
+                       const std::function<CUresult(driver::NodeSpec *)> &make) {
   if (s->legacy())
     return driver::legacyUseDuringCapture(s->context());
-  if (!driver::capturing(s))
+  const CUstreamCaptureStatus status = driver::captureState(s).status;
+  if (status == CU_STREAM_CAPTURE_STATUS_NONE)
     return CUDA_SUCCESS;
   *captured = true;
-  driver::NodeSpec spec;
-  if (driver::captureState(s).status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
+  if (status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
     return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
   return driver::captureNode(s, std::move(spec));

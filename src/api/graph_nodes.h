@@ -3,6 +3,7 @@
 // graph entry points (cuGraphAdd*Node and the setters) and by stream capture.
 #pragma once
 
+#include "cucpu/driver/capture.h"
 #include "cucpu/driver/graph.h"
 #include "cucpu/driver/stream.h"
 
@@ -29,10 +30,19 @@ CUresult captureAllocation(driver::Context *c, size_t bytes, CUdeviceptr *dptr,
                            driver::NodeSpec *n);
 CUresult batchMemOpNode(const CUDA_BATCH_MEM_OP_NODE_PARAMS &p, driver::NodeSpec *out);
 
+// While some stream captures: what captureOr does.
+CUresult captureDuring(driver::Stream *s, bool *captured,
+                       const std::function<CUresult(driver::NodeSpec *)> &make);
+
 // Before queueing work on `s`: while `s` takes part in a capture, the node `make` describes is
 // added to it instead (*captured set, the capture's result returned). Work for the legacy stream
-// while a blocking stream captures is STREAM_CAPTURE_IMPLICIT.
-CUresult captureOr(driver::Stream *s, bool *captured,
-                   const std::function<CUresult(driver::NodeSpec *)> &make);
+// while a blocking stream captures is STREAM_CAPTURE_IMPLICIT. Without any capture (every launch
+// and copy of most programs) it costs one load and builds nothing.
+template <typename Make> CUresult captureOr(driver::Stream *s, bool *captured, Make &&make) {
+  *captured = false;
+  if (!driver::anyCapture())
+    return CUDA_SUCCESS;
+  return captureDuring(s, captured, make);
+}
 
 } // namespace cucpu::api

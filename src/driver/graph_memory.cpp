@@ -4,6 +4,8 @@
 
 #include "cucpu/driver/memory.h"
 
+#include <atomic>
+
 namespace cucpu::driver {
 namespace {
 
@@ -16,6 +18,8 @@ GraphMemory &graphMemory() {
   static auto *m = new GraphMemory;
   return *m;
 }
+// Graph allocations alive: frees of other memory look no further while there are none.
+std::atomic<size_t> blockCount{0};
 
 } // namespace
 
@@ -28,6 +32,7 @@ CUresult allocateGraphMemory(Context *ctx, size_t bytes, std::shared_ptr<GraphAl
   a->bytes = bytes;
   std::lock_guard lk(graphMemory().mutex);
   graphMemory().blocks[p] = a;
+  ++blockCount;
   *out = std::move(a);
   return CUDA_SUCCESS;
 }
@@ -36,11 +41,14 @@ GraphAllocation::~GraphAllocation() {
   {
     std::lock_guard lk(graphMemory().mutex);
     graphMemory().blocks.erase(ptr);
+    --blockCount;
   }
   memory().free(ptr);
 }
 
 std::shared_ptr<GraphAllocation> findGraphMemory(CUdeviceptr ptr) {
+  if (blockCount.load(std::memory_order_relaxed) == 0)
+    return nullptr;
   std::lock_guard lk(graphMemory().mutex);
   auto it = graphMemory().blocks.find(ptr);
   return it == graphMemory().blocks.end() ? nullptr : it->second.lock();

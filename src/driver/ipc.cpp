@@ -6,6 +6,7 @@
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
+#include <atomic>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
@@ -55,6 +56,8 @@ Ipc &ipc() {
   static auto *i = new Ipc;
   return *i;
 }
+// Allocations exported: frees look no further while there are none.
+std::atomic<size_t> exportedCount{0};
 
 } // namespace
 
@@ -125,6 +128,7 @@ CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
       return CUDA_ERROR_OUT_OF_MEMORY;
     }
     it = ipc().exported.emplace(a.base, Exported{fd, start, bytes}).first;
+    ++exportedCount;
   }
   Handle h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
@@ -140,12 +144,15 @@ CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
 }
 
 void ipcReleased(const Allocation &a) {
+  if (exportedCount.load(std::memory_order_relaxed) == 0)
+    return;
   std::lock_guard lk(ipc().mutex);
   auto it = ipc().exported.find(a.base);
   if (it == ipc().exported.end())
     return;
   const Exported e = it->second;
   ipc().exported.erase(it);
+  --exportedCount;
   // A block of its own pages gets private pages back; a slab's pages stay shared, since other
   // blocks live there (the file goes when the slab's pages are unmapped).
   if (a.reserved > DeviceArena::kLargestClass)

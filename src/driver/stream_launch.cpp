@@ -53,44 +53,57 @@ CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedAr
   return CUDA_SUCCESS;
 }
 
-Work launchWork(Context *ctx, Function *f, const LaunchConfig &cfg,
-                std::shared_ptr<PackedArgs> args) {
-  return [ctx, f, cfg, args] {
-    CUresult r = launchKernel(ctx, f, cfg, args->pointers.empty() ? nullptr : args->pointers.data(),
-                              args->extra.empty() ? nullptr : args->extra.data());
-    if (r != CUDA_SUCCESS)
-      log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
-                 f->name(), static_cast<int>(r));
-    return r;
-  };
+namespace {
+
+// Runs one launch of `f` with its packed parameters (a queued launch or a graph's kernel node).
+CUresult runPacked(Context *ctx, Function *f, const LaunchConfig &cfg, PackedArgs &args) {
+  CUresult r = launchKernel(ctx, f, cfg, args.pointers.empty() ? nullptr : args.pointers.data(),
+                            args.extra.empty() ? nullptr : args.extra.data());
+  if (r != CUDA_SUCCESS)
+    log::error(log::Component::Exec, "kernel {} launched on a stream failed (CUresult {})",
+               f->name(), static_cast<int>(r));
+  return r;
 }
 
-CUresult kernelNode(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
-                    void **extra, NodeSpec *out) {
+// The launch checked and its parameters copied.
+CUresult prepare(Function *f, const LaunchConfig &cfg, void **kernelParams, void **extra,
+                 std::shared_ptr<PackedArgs> *out) {
   if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
     return r; // reported by cuLaunchKernel itself, as CUDA does
   auto args = std::make_shared<PackedArgs>();
   if (CUresult r = packArgs(f, kernelParams, extra, args.get()); r != CUDA_SUCCESS)
+    return r;
+  *out = std::move(args);
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+CUresult kernelNode(Context *ctx, Function *f, const LaunchConfig &cfg, void **kernelParams,
+                    void **extra, NodeSpec *out) {
+  std::shared_ptr<PackedArgs> args;
+  if (CUresult r = prepare(f, cfg, kernelParams, extra, &args); r != CUDA_SUCCESS)
     return r;
   KernelNodeParams k;
   k.function = f;
   k.cfg = cfg;
   k.args = args;
   out->type = CU_GRAPH_NODE_TYPE_KERNEL;
-  out->work = launchWork(ctx, f, cfg, std::move(args));
+  out->work = [ctx, f, cfg, args] { return runPacked(ctx, f, cfg, *args); };
   out->params = std::move(k);
   return CUDA_SUCCESS;
 }
 
+// One closure on the stream: no node description or second wrapper on the launch path.
 CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **kernelParams,
                        void **extra) {
   if (CUresult sticky = s->context()->stickyError(); sticky != CUDA_SUCCESS)
     return sticky;
-  NodeSpec spec;
-  if (CUresult r = kernelNode(s->context(), f, cfg, kernelParams, extra, &spec); r != CUDA_SUCCESS)
+  std::shared_ptr<PackedArgs> args;
+  if (CUresult r = prepare(f, cfg, kernelParams, extra, &args); r != CUDA_SUCCESS)
     return r;
-  s->enqueue([s, work = std::move(spec.work)] {
-    if (CUresult r = work(); r != CUDA_SUCCESS)
+  s->enqueue([s, f, cfg, args = std::move(args)] {
+    if (CUresult r = runPacked(s->context(), f, cfg, *args); r != CUDA_SUCCESS)
       s->setError(r);
   });
   return CUDA_SUCCESS;
