@@ -204,6 +204,19 @@ private:
   // the whole loop.
   void addLoopBarriers();
   ptx::Instruction loopBarrier(const ptx::SourceLoc &loc) const;
+  // lockstep.cpp: where volatile accesses need a warp-level step so that lanes run them in
+  // lockstep, tracked statement by statement while the blocks are formed.
+  class LockstepSteps {
+  public:
+    bool needsStep(const ptx::Instruction &in) const; // a step must start before `in`
+    void noteAccess(const ptx::Instruction &in);
+    void labelReached();
+    void regionStarted();
+
+  private:
+    bool loaded_ = false, stored_ = false; // volatile accesses since the region started
+  };
+  static ptx::Instruction warpStep(const ptx::SourceLoc &loc);
   struct RegDef { // an instruction writing a register
     const ptx::Instruction *in;
     size_t at; // its statement in flat_

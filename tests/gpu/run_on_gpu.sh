@@ -4,10 +4,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:-gpu-out}"
-mkdir -p "$out/warp"
+mkdir -p "$out/warp" "$out/lockstep"
 cxx="g++ -std=c++17 -O1 -I/usr/local/cuda/include"
 lib="-L/usr/local/cuda/lib64/stubs -lcuda"
-$cxx "$root/tests/gpu/record_warp.cpp" -o /tmp/record_warp $lib
+$cxx "$root/tests/gpu/record_outputs.cpp" -o /tmp/record_outputs $lib
 $cxx "$root/tests/gpu/record_services.cpp" -o /tmp/record_services $lib
 $cxx "$root/tests/gpu/record_errors.cpp" -o /tmp/record_errors $lib
 $cxx "$root/tests/gpu/record_streams.cpp" -o /tmp/record_streams $lib
@@ -33,7 +33,12 @@ $cxx "$root/tests/gpu/record_ipc.cpp" -o /tmp/record_ipc $lib
 $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tmp/record_old_launch $lib
 $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
 $cxx "$root/tests/gpu/record_pool_ipc.cpp" -o /tmp/record_pool_ipc $lib
-/tmp/record_warp "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp"
+# (output bytes: kN = 256 threads of 4-byte values)
+/tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
+  shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
+  divergentActiveMask:1024:noinput syncwarpExchange:1024
+/tmp/record_outputs "$root/tests/unit/jit/lockstep_kernels.ptx" "$out/lockstep" lastWarpReduce:8 \
+  paddedWarpScan:1024 guardedLoopReduce:1024 rotateGlobal:1024 plainReduce:8
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
 /tmp/record_streams >"$out/streams.txt" 2>&1 || true

@@ -1,7 +1,7 @@
 // Warp-level semantics (shfl, vote, match, redux, activemask, syncwarp) against exact host
 // references of the PTX specification and against the outputs an NVIDIA H200 (driver
 // 580.159.04) produced for the same kernels and inputs (warp_expected/, recorded by
-// tests/gpu/record_warp.cpp through tests/gpu/run_on_gpu.sh).
+// tests/gpu/record_outputs.cpp through tests/gpu/run_on_gpu.sh).
 #include "run_grid.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,8 @@
-// Runs the warp-level test kernels on a real GPU (through NVIDIA's driver) and writes each
-// kernel's output as raw bytes, the expected values of tests/unit/jit/warp_test.cpp.
-// Usage: record_warp <warp_kernels.ptx> <output dir>
+// Runs test kernels on a real GPU (through NVIDIA's driver) and writes each kernel's output as
+// raw bytes: the expected values of the JIT tests that compare with a GPU (warp_test.cpp,
+// lockstep_test.cpp). Every kernel takes (const int *in, T *out) or (T *out) and runs as 2 blocks
+// of 128 threads over in[t] = (t * 37 + 11) % 101.
+// Usage: record_outputs <kernels.ptx> <output dir> <kernel>:<output bytes>[:noinput] ...
 #include <cuda.h>
 
 #include <cstdio>
@@ -21,10 +23,10 @@
 
 static CUmodule mod;
 
-static void run(const std::string &dir, const char *name, const std::vector<int> &in,
+static void run(const std::string &dir, const std::string &name, const std::vector<int> &in,
                 size_t outBytes, bool hasInput, unsigned blocks, unsigned threads) {
   CUfunction f;
-  CHECK(cuModuleGetFunction(&f, mod, name));
+  CHECK(cuModuleGetFunction(&f, mod, name.c_str()));
   CUdeviceptr din = 0, dout;
   CHECK(cuMemAlloc(&din, in.size() * 4));
   CHECK(cuMemcpyHtoD(din, in.data(), in.size() * 4));
@@ -43,7 +45,7 @@ static void run(const std::string &dir, const char *name, const std::vector<int>
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3)
+  if (argc < 4)
     return 2;
   std::ifstream f(argv[1]);
   std::stringstream ss;
@@ -58,16 +60,15 @@ int main(int argc, char **argv) {
   std::vector<int> in(kN);
   for (int t = 0; t < kN; ++t)
     in[t] = (t * 37 + 11) % 101;
-  std::string dir = argv[2];
-  run(dir, "shflDownSum", in, kN / 32 * 4, true, kBlocks, kThreads);
-  run(dir, "shflXorAll", in, kN * 4, true, kBlocks, kThreads);
-  run(dir, "shflUpScan", in, kN * 4, true, kBlocks, kThreads);
-  run(dir, "shflIdxWidth8", in, kN * 4, true, kBlocks, kThreads);
-  run(dir, "votes", in, kN * 4, true, kBlocks, kThreads);
-  run(dir, "matchAny", in, kN * 4, true, kBlocks, kThreads);
-  run(dir, "reduxOps", in, 3 * kN * 4, true, kBlocks, kThreads);
-  run(dir, "divergentActiveMask", in, kN * 4, false, kBlocks, kThreads);
-  run(dir, "syncwarpExchange", in, kN * 4, true, kBlocks, kThreads);
+  for (int i = 3; i < argc; ++i) {
+    std::string spec = argv[i];
+    size_t colon = spec.find(':');
+    if (colon == std::string::npos)
+      return 2;
+    size_t bytes = std::stoul(spec.substr(colon + 1));
+    bool noInput = spec.find(":noinput") != std::string::npos;
+    run(argv[2], spec.substr(0, colon), in, bytes, !noInput, kBlocks, kThreads);
+  }
   std::printf("recorded\n");
   return 0;
 }

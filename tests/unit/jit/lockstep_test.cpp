@@ -1,0 +1,122 @@
+// Warp-synchronous code: volatile accesses of a converged warp's lanes behave as lockstep
+// execution (every lane's access done before the next access of any lane). Expected values are
+// exact host models of lockstep execution and the outputs an NVIDIA H200 (driver 580.159.04)
+// gave for the same kernels (lockstep_expected/, tests/gpu/record_lockstep.cpp).
+#include "run_grid.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+namespace {
+
+constexpr int kThreads = 128, kBlocks = 2, kN = kThreads * kBlocks;
+
+class Lockstep : public ::testing::Test {
+protected:
+  void SetUp() override {
+    prog = load(readSource("tests/unit/jit/lockstep_kernels.ptx"));
+    ASSERT_TRUE(prog);
+    in.resize(kN);
+    for (int t = 0; t < kN; ++t)
+      in[t] = (t * 37 + 11) % 101;
+  }
+  std::vector<int> run(const char *kernel, size_t outCount) {
+    std::vector<int> out(outCount, 0);
+    int *pi = in.data();
+    int *po = out.data();
+    uint32_t grid[3] = {kBlocks, 1, 1}, block[3] = {kThreads, 1, 1};
+    runGrid(*prog, kernel, grid, block, {&pi, &po});
+    std::string gpu =
+        readSource((std::string("tests/unit/jit/lockstep_expected/") + kernel + ".bin").c_str());
+    EXPECT_EQ(gpu.size(), out.size() * sizeof(int)) << kernel;
+    if (gpu.size() == out.size() * sizeof(int)) {
+      EXPECT_EQ(std::memcmp(gpu.data(), out.data(), gpu.size()), 0)
+          << kernel << " differs from the GPU";
+    }
+    return out;
+  }
+  // One lockstep step over a warp's lanes: every lane computes from the values before the step.
+  template <typename F> static void step(std::vector<int> &s, int lanes, F &&f) {
+    std::vector<int> before = s;
+    for (int l = 0; l < lanes; ++l)
+      f(l, before, s);
+  }
+  std::unique_ptr<cucpu::jit::Program> prog;
+  std::vector<int> in;
+};
+
+TEST_F(Lockstep, OnlyKernelsWithVolatileAccessesUseTheWarpScheduler) {
+  for (const char *k : {"lastWarpReduce", "paddedWarpScan", "guardedLoopReduce", "rotateGlobal"}) {
+    ASSERT_NE(prog->findKernel(k), nullptr) << k;
+    EXPECT_TRUE(prog->findKernel(k)->warpScheduled) << k;
+  }
+  ASSERT_NE(prog->findKernel("plainReduce"), nullptr);
+  if (!std::getenv("CUCPU_SCHEDULE")) {
+    EXPECT_FALSE(prog->findKernel("plainReduce")->warpScheduled);
+  }
+}
+
+TEST_F(Lockstep, LastWarpUnrolledReduction) {
+  auto out = run("lastWarpReduce", kBlocks);
+  for (int blk = 0; blk < kBlocks; ++blk) {
+    std::vector<int> s(in.begin() + blk * kThreads, in.begin() + (blk + 1) * kThreads);
+    for (int t = 0; t < 64; ++t)
+      s[t] += s[t + 64];
+    for (int o = 32; o > 0; o >>= 1)
+      step(s, 32,
+           [&](int l, const std::vector<int> &b, std::vector<int> &a) { a[l] = b[l] + b[l + o]; });
+    EXPECT_EQ(out[blk], s[0]) << "block " << blk;
+  }
+}
+
+TEST_F(Lockstep, PaddedWarpScan) {
+  auto out = run("paddedWarpScan", kN);
+  for (int w = 0; w < kN / 32; ++w) {
+    std::vector<int> s(64, 0);
+    for (int l = 0; l < 32; ++l)
+      s[32 + l] = in[w * 32 + l];
+    for (int o = 1; o < 32; o <<= 1)
+      step(s, 32, [&](int l, const std::vector<int> &b, std::vector<int> &a) {
+        a[32 + l] = b[32 + l] + b[32 + l - o];
+      });
+    for (int l = 0; l < 32; ++l) {
+      int prefix = 0;
+      for (int k = 0; k <= l; ++k)
+        prefix += in[w * 32 + k];
+      ASSERT_EQ(s[32 + l], prefix); // the model is the scan
+      EXPECT_EQ(out[w * 32 + l], prefix) << "thread " << w * 32 + l;
+    }
+  }
+}
+
+TEST_F(Lockstep, LaneGuardedHalvingLoop) {
+  auto out = run("guardedLoopReduce", kN);
+  for (int w = 0; w < kN / 32; ++w) {
+    std::vector<int> s(in.begin() + w * 32, in.begin() + (w + 1) * 32);
+    for (int o = 16; o > 0; o >>= 1)
+      step(s, o,
+           [&](int l, const std::vector<int> &b, std::vector<int> &a) { a[l] = b[l] + b[l + o]; });
+    for (int l = 0; l < 32; ++l)
+      EXPECT_EQ(out[w * 32 + l], s[l]) << "thread " << w * 32 + l;
+  }
+}
+
+TEST_F(Lockstep, GlobalRotationReadsBeforeAnyLaneWrites) {
+  auto out = run("rotateGlobal", kN);
+  for (int t = 0; t < kN; ++t) {
+    int lane = t & 31;
+    EXPECT_EQ(out[t], in[t - lane + ((lane + 1) & 31)] * 2 + lane) << "thread " << t;
+  }
+}
+
+TEST_F(Lockstep, PlainReductionStillRight) {
+  auto out = run("plainReduce", kBlocks);
+  for (int blk = 0; blk < kBlocks; ++blk) {
+    int sum = 0;
+    for (int t = 0; t < kThreads; ++t)
+      sum += in[blk * kThreads + t];
+    EXPECT_EQ(out[blk], sum);
+  }
+}
+
+} // namespace
