@@ -891,15 +891,45 @@ std::vector<bool> KernelLowering::exitOnlyBlocks() const {
 // after it divergent); `ignoreAllExits` ignores them everywhere. With `varyingBranch`, only the
 // branches it marks ignore them: a uniform loop whose exit leads to the kernel's exit-only tail
 // would otherwise have no exit at all, and every block of an exitless loop post-dominates every
-// other (a varying branch inside it then looked convergent).
+// other (a varying branch inside it then looked convergent); for the same reason a block that
+// could reach no exit keeps its exit-only successors.
 std::vector<std::vector<uint64_t>>
 KernelLowering::postDominators(const std::vector<bool> *exitsOnly, bool ignoreAllExits,
                                const std::vector<bool> *varyingBranch) const {
   const size_t nb = blocks_.size();
   size_t from = 0; // the block whose successors are being looked at
+  std::vector<bool> keepExits(nb, false);
   auto ignored = [&](int s) {
-    return exitsOnly && (*exitsOnly)[s] && (!varyingBranch || (*varyingBranch)[from]);
+    return exitsOnly && (*exitsOnly)[s] && (!varyingBranch || (*varyingBranch)[from]) &&
+           !keepExits[from];
   };
+  // A block that can reach no exit once exit-only successors are ignored (a `while (true)` loop
+  // left only by a varying branch to the kernel's tail) keeps them: in an exitless loop every
+  // block would post-dominate every other, and its varying branches would look convergent.
+  if (exitsOnly && !ignoreAllExits)
+    for (bool restored = true; restored;) {
+      std::vector<bool> reaches(nb, false);
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = nb; i-- > 0;) {
+          from = i;
+          bool r = blocks_[i].succs.empty();
+          for (int s : blocks_[i].succs)
+            r = r || (!ignored(s) && reaches[s]);
+          if (r && !reaches[i])
+            reaches[i] = changed = true;
+        }
+      }
+      restored = false;
+      for (size_t i = 0; i < nb; ++i) {
+        from = i;
+        bool anyIgnored = false;
+        for (int s : blocks_[i].succs)
+          anyIgnored = anyIgnored || ignored(s);
+        if (!reaches[i] && anyIgnored)
+          keepExits[i] = restored = true;
+      }
+    }
   // Bit sets of 64 blocks per word: the kernels of CUB's radix sort have thousands of blocks.
   const size_t words = (nb + 63) / 64;
   std::vector<std::vector<uint64_t>> pdom(nb, std::vector<uint64_t>(words, ~uint64_t(0)));

@@ -473,3 +473,40 @@ extern "C" __global__ void definedUnderVaryingIfJoin(const int *in, int *out, in
   }
   out[g] = s[t] + w * 3 + lastR + count;
 }
+
+// The shape of NVIDIA's eigenvalues sample (bisectKernelLarge_MultIntervals): a `while (true)`
+// loop left only when a value thread 0 publishes in shared memory says so, and inside it a value
+// set under a thread-dependent branch and used after later barriers. Its loop exit is a varying
+// branch to the kernel's tail; `flag` was once taken for block-uniform there.
+extern "C" __global__ void untilSharedFlag(const int *in, int *out, int rounds) {
+  __shared__ int s[256], hits[256];
+  __shared__ int stop;
+  const int n = blockDim.x, t = threadIdx.x, g = blockIdx.x * n + t;
+  int v = in[g], flag = 0, r = 0;
+  hits[t] = 0;
+  if (t == 0)
+    stop = 0;
+  __syncthreads();
+  while (true) {
+    if ((v + r) % 3 == 0) {
+      flag = r + 1;
+      hits[t] += v;
+    } else {
+      flag = 0;
+      out[g] = r;
+    }
+    s[t] = v;
+    __syncthreads();
+    if (t == 0)
+      stop = ++r >= rounds + blockIdx.x % 2;
+    else
+      ++r;
+    __syncthreads();
+    if (stop)
+      break;
+    v = flag ? s[(t + 1) % n] + v : v - s[n - 1 - t];
+    v &= 0xffff;
+    __syncthreads();
+  }
+  out[g] = v * 4 + flag * 100000 + hits[t] * 1000;
+}

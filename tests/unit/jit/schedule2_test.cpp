@@ -509,6 +509,34 @@ TEST_F(Schedules2, BarrierLoopWithATripCountFromSharedMemory) {
     }
 }
 
+TEST_F(Schedules2, LoopLeftOnASharedFlagKeepsPerThreadValues) {
+  const int blocks = 4;
+  for (int n : kSizes)
+    for (int rounds : {1, 2, 5}) {
+      std::vector<int> in = words(size_t(blocks) * n, 1000, 41), out(blocks * n, -1);
+      int *pi = in.data(), *po = out.data(), rr = rounds;
+      run("untilSharedFlag", blocks, n, {&pi, &po, &rr});
+      std::vector<int> want(out.size());
+      for (int b = 0; b < blocks; ++b) {
+        std::vector<int> v(in.begin() + b * n, in.begin() + (b + 1) * n), flag(n, 0), hits(n, 0);
+        for (int r = 0;;) {
+          for (int t = 0; t < n; ++t) {
+            flag[t] = (v[t] + r) % 3 == 0 ? r + 1 : 0;
+            hits[t] += flag[t] ? v[t] : 0;
+          }
+          const std::vector<int> s = v;
+          if (++r >= rounds + b % 2)
+            break;
+          for (int t = 0; t < n; ++t)
+            v[t] = (flag[t] ? s[(t + 1) % n] + v[t] : v[t] - s[n - 1 - t]) & 0xffff;
+        }
+        for (int t = 0; t < n; ++t)
+          want[b * n + t] = v[t] * 4 + flag[t] * 100000 + hits[t] * 1000;
+      }
+      expectWords(out, want, shape(blocks, n, rounds));
+    }
+}
+
 // The reference of three kernels that set values in some threads only: each round, thread t
 // with (t + r) % 3 != 0 sets w = 2p + b + r and lastR = r and adds part(s, t, r) of the words
 // to its next word; each thread outputs s + 3w + lastR + extra (n * rounds or 0).
