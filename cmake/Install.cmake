@@ -4,8 +4,8 @@
 # (find_package(cucpu) gives cucpu::cuda_driver). The same layout is the Python wheel's (under
 # its `cucpu` package) and the Debian package's (under /usr, through CPack).
 #
-# Components: `runtime` (everything a user needs) and `debug` (the split debug information of
-# Release builds, lib/cucpu/.debug/ where gdb looks for a debug link).
+# Components: `runtime` (everything a user needs), `namelink` (lib/cucpu/libcuda.so) and `debug`
+# (the split debug information of Release builds, in .debug/ folders where gdb looks for it).
 include(CMakePackageConfigHelpers)
 
 set(CUCPU_INSTALL_LIBDIR lib/cucpu)
@@ -17,8 +17,10 @@ if(TARGET cucpu_nvrtc)
 endif()
 set(cucpu_installed_tools cucpu-devicequery cucpu-ptx)
 
+# The libcuda.so link (for -lcuda) is a component of its own: a wheel cannot hold links, and a
+# copy would double its size; the wheel's users link libcuda.so.1 by path.
 install(TARGETS cucpu_cuda LIBRARY DESTINATION ${CUCPU_INSTALL_LIBDIR} COMPONENT runtime
-        NAMELINK_COMPONENT runtime)
+        NAMELINK_COMPONENT namelink)
 if(TARGET cucpu_nvrtc)
   install(TARGETS cucpu_nvrtc cucpu_nvjitlink LIBRARY DESTINATION ${CUCPU_INSTALL_LIBDIR}
           COMPONENT runtime NAMELINK_SKIP)
@@ -69,11 +71,14 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL runtime debug)
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME cucpu)
-set(CPACK_DEBIAN_DEBUG_PACKAGE_NAME cucpu-dbg)
-set(CPACK_DEBIAN_DEBUG_PACKAGE_DEPENDS "cucpu (= ${PROJECT_VERSION})")
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+set(CPACK_COMPONENTS_ALL runtime namelink debug)
+set(CPACK_COMPONENT_RUNTIME_GROUP cucpu)
+set(CPACK_COMPONENT_NAMELINK_GROUP cucpu)
+set(CPACK_COMPONENT_DEBUG_GROUP cucpu-dbg)
+set(CPACK_DEBIAN_CUCPU_PACKAGE_NAME cucpu)
+set(CPACK_DEBIAN_CUCPU-DBG_PACKAGE_NAME cucpu-dbg)
+set(CPACK_DEBIAN_CUCPU-DBG_PACKAGE_DEPENDS "cucpu (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_CUCPU_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 include(CPack)
