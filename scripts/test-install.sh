@@ -32,7 +32,7 @@ python3 -m venv "$work/tools"
 "$work/tools/bin/auditwheel" show "$wheel"
 # What a release ships: the manylinux wheel auditwheel makes of it (libraries it needs beyond
 # the manylinux set, zstd and LZ4, copied in).
-"$work/tools/bin/auditwheel" repair -q "$wheel" -w "$work/repaired"
+PATH="$work/tools/bin:$PATH" "$work/tools/bin/auditwheel" repair "$wheel" -w "$work/repaired" > /dev/null
 wheel="$(ls "$work"/repaired/cucpu-*.whl)"
 echo "repaired: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"
 

@@ -4,6 +4,7 @@
 
 #include "block_shape.h"
 #include "code_cache.h"
+#include "cucpu/ptx/targets.h"
 #include "cucpu/support/log.h"
 #include "device_runtime.h"
 #include "engine.h"
@@ -28,6 +29,7 @@ namespace {
 constexpr int kCudaErrorInvalidPtx = 218;
 constexpr int kCudaErrorJitCompilerNotFound = 221; // the host JIT could not start
 constexpr int kCudaErrorInvalidImage = 200;
+constexpr int kCudaErrorUnsupportedPtxVersion = 222;
 // Symbols carry no program number: each program has a JITDylib of its own, so the same PTX
 // lowers to the same IR in every process and its cached objects link anywhere.
 constexpr const char *kSymbolPrefix = "cucpu.";
@@ -74,18 +76,39 @@ struct Compiled {
 };
 
 // Why a well-formed module cannot be loaded ("line:col: message"), else "".
-std::string unloadable(const ptx::Module &m) {
+// Why NVIDIA's driver would refuse the module's header (with its result code), or an empty
+// message: `.version` newer than supported is UNSUPPORTED_PTX_VERSION, an unknown target or a
+// version older than the target needs INVALID_PTX (answers of an H200,
+// tests/gpu/answers/ptx_limits.txt).
+std::pair<int, std::string> unloadable(const ptx::Module &m) {
+  const ptx::IsaVersion version{m.versionMajor, m.versionMinor};
   if (m.versionMajor == 0 || m.target.empty())
-    return fmt::format("1:1: a PTX module must declare {}",
-                       m.versionMajor == 0 ? ".version" : ".target");
+    return {kCudaErrorInvalidPtx, fmt::format("1:1: a PTX module must declare {}",
+                                              m.versionMajor == 0 ? ".version" : ".target")};
+  if (version > ptx::kNewestIsa)
+    return {kCudaErrorUnsupportedPtxVersion,
+            fmt::format("{}:{}: PTX ISA {}.{} is newer than this driver supports (up to {}.{}, "
+                        "the PTX of CUDA 13.5's compilers); a newer cucpu is needed",
+                        m.versionLoc.line, m.versionLoc.col, version.major, version.minor,
+                        ptx::kNewestIsa.major, ptx::kNewestIsa.minor)};
+  const auto introduced = ptx::targetIntroduced(m.target);
+  if (!introduced)
+    return {kCudaErrorInvalidPtx,
+            fmt::format("{}:{}: unknown target '{}'", m.targetLoc.line, m.targetLoc.col, m.target)};
+  if (version < *introduced)
+    return {kCudaErrorInvalidPtx,
+            fmt::format("{}:{}: target {} needs PTX ISA {}.{} or newer; the module declares {}.{}",
+                        m.targetLoc.line, m.targetLoc.col, m.target, introduced->major,
+                        introduced->minor, version.major, version.minor)};
   // NVIDIA's driver (CUDA 13) rejects 32-bit PTX on every target: its ptxas answers "32-Bit
   // compilation is no longer supported" (sm_75) or "32-Bit ABI ... is not supported on sm_90 or
   // higher architectures", with CUDA_ERROR_INVALID_PTX.
   if (m.addressSize == 32)
-    return fmt::format("{}:{}: .address_size 32: 32-bit addressing is not supported (NVIDIA's "
-                       "driver rejects it too; compile for 64-bit addresses)",
-                       m.addressSizeLoc.line, m.addressSizeLoc.col);
-  return {};
+    return {kCudaErrorInvalidPtx,
+            fmt::format("{}:{}: .address_size 32: 32-bit addressing is not supported (NVIDIA's "
+                        "driver rejects it too; compile for 64-bit addresses)",
+                        m.addressSizeLoc.line, m.addressSizeLoc.col)};
+  return {0, {}};
 }
 
 } // namespace
@@ -142,9 +165,9 @@ Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
   }
   if (!parsed.ok())
     return Status(kCudaErrorInvalidPtx, first);
-  if (std::string msg = unloadable(parsed.module); !msg.empty()) {
+  if (auto [code, msg] = unloadable(parsed.module); code != 0) {
     log += "ptx: " + msg + "\n";
-    return Status(kCudaErrorInvalidPtx, msg);
+    return Status(code, msg);
   }
   addDeviceRuntime(parsed.module);
   return std::move(parsed.module);

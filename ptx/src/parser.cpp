@@ -351,6 +351,7 @@ private:
       return failAt(t.loc, "invalid version number " + quoteText(s));
     res_.module.versionMajor = major;
     res_.module.versionMinor = minor;
+    res_.module.versionLoc = t.loc;
     take();
     return true;
   }
@@ -363,8 +364,10 @@ private:
       if (t.kind != TokKind::Ident)
         return fail(t, first ? "expected target name after '.target'"
                              : "expected target name after ','");
-      if (first)
+      if (first) {
         res_.module.target = std::string(t.text);
+        res_.module.targetLoc = t.loc;
+      }
       else
         res_.module.targetOptions.emplace_back(t.text);
       take();

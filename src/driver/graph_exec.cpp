@@ -279,7 +279,9 @@ CUresult GraphExec::launch(Stream *s) {
   for (const Step &st : c->steps)
     if (st.spec->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
       std::get<EventNodeParams>(st.spec->params).event->record(s);
-  return s->context()->stickyError();
+  // A fault of this launch's own work is reported later (synchronisation, the next launch), as a
+  // GPU reports it: returning the sticky error here raced with the work just queued.
+  return CUDA_SUCCESS;
 }
 
 } // namespace cucpu::driver

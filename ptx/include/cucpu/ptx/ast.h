@@ -176,6 +176,7 @@ struct Function {
 
 struct Module {
   uint32_t versionMajor = 0, versionMinor = 0; // .version 9.0
+  SourceLoc versionLoc, targetLoc;             // where the version number and target name are
   std::string target;                          // "sm_75" (first target)
   std::vector<std::string> targetOptions;      // further .target entries ("texmode_independent", ...)
   uint32_t addressSize = 64;
