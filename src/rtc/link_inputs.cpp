@@ -104,9 +104,20 @@ bool collectObject(std::string_view b, const std::string &name, unsigned arch, L
   return true;
 }
 
+bool collect(InputType type, std::string_view b, const std::string &name, unsigned arch,
+             LinkUnits *units, std::string *log, int depth);
+
+// Archives inside archives are followed this many levels at most: each level is a stack frame, and
+// a hostile input of nested headers could otherwise exhaust the stack.
+constexpr int kMaxArchiveDepth = 8;
+
 // The members of a static library (ar format), each an object, cubin or fat binary.
 bool collectLibrary(std::string_view b, const std::string &name, unsigned arch, LinkUnits *units,
-                    std::string *log) {
+                    std::string *log, int depth) {
+  if (depth >= kMaxArchiveDepth) {
+    *log = name + ": archives nested more than " + std::to_string(kMaxArchiveDepth) + " deep";
+    return false;
+  }
   constexpr size_t kHeader = 60;
   b.remove_prefix(kArchiveMagic.size());
   while (b.size() >= kHeader) {
@@ -121,7 +132,7 @@ bool collectLibrary(std::string_view b, const std::string &name, unsigned arch, 
     std::string_view member = b.substr(kHeader, bytes);
     std::string memberName = name + "(" + std::string(header.substr(0, 16)) + ")";
     if (!header.starts_with("/ ") && !header.starts_with("// ") &&
-        !collectUnits(kInputAny, member.data(), member.size(), memberName, arch, units, log))
+        !collect(kInputAny, member, memberName, arch, units, log, depth + 1))
       return false;
     b.remove_prefix(std::min<size_t>(kHeader + bytes + (bytes & 1), b.size()));
   }
@@ -147,10 +158,11 @@ InputType inputTypeOf(InputType type, const void *data, size_t size) {
   return kInputLtoir;
 }
 
-bool collectUnits(InputType type, const void *data, size_t size, const std::string &name,
-                  unsigned arch, LinkUnits *units, std::string *log) {
-  std::string_view b = bytesOf(data, size);
-  switch (inputTypeOf(type, data, size)) {
+namespace {
+
+bool collect(InputType type, std::string_view b, const std::string &name, unsigned arch,
+             LinkUnits *units, std::string *log, int depth) {
+  switch (inputTypeOf(type, b.data(), b.size())) {
   case kInputPtx:
     units->ptx.emplace_back(b.substr(0, b.find('\0')));
     return true;
@@ -165,11 +177,18 @@ bool collectUnits(InputType type, const void *data, size_t size, const std::stri
   case kInputObject:
     return isElf(b) ? collectObject(b, name, arch, units, log) : (*log = name + ": not ELF", false);
   case kInputLibrary:
-    return b.starts_with(kArchiveMagic) ? collectLibrary(b, name, arch, units, log)
+    return b.starts_with(kArchiveMagic) ? collectLibrary(b, name, arch, units, log, depth)
                                         : (*log = name + ": not an archive", false);
   default:
     return true; // index files name other inputs and carry no code
   }
+}
+
+} // namespace
+
+bool collectUnits(InputType type, const void *data, size_t size, const std::string &name,
+                  unsigned arch, LinkUnits *units, std::string *log) {
+  return collect(type, bytesOf(data, size), name, arch, units, log, 0);
 }
 
 std::vector<std::string> externFunctions(const std::vector<std::string> &ptx) {

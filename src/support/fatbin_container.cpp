@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 namespace cucpu::fatbin {
 namespace {
@@ -18,10 +19,51 @@ constexpr uint64_t kFlags64BitLinux = 0x11;
 constexpr uint32_t kEntryHeaderMin = 0x40;
 constexpr uint32_t kPtxHeaderBytes = 0x50; // 0x40 and the empty options descriptor
 
+// A budget for one entry's expanded payload (the largest PTX in NVIDIA's libraries is a small
+// fraction of it): a hostile header's size is never allocated up front beyond what its data can
+// expand to.
+constexpr uint64_t kMaxEntryBytes = uint64_t(1) << 30;
+// LZ4 encodes at most 255 output bytes per input byte.
+constexpr uint64_t kLz4MaxRatio = 255;
+
 template <typename T> T read(const unsigned char *p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
+}
+
+// A zstd payload expanded in steps, so memory grows with the data actually produced; false when
+// it is malformed or expands to other than `expected` bytes.
+bool expandZstd(const Entry &e, uint64_t expected, std::string *text, std::string *log) {
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  ZSTD_inBuffer in{e.payload, e.payloadBytes, 0};
+  text->clear();
+  std::string chunk(size_t(1) << 20, '\0');
+  for (;;) {
+    ZSTD_outBuffer out{chunk.data(), chunk.size(), 0};
+    const size_t r = ZSTD_decompressStream(dctx.get(), &out, &in);
+    if (ZSTD_isError(r)) {
+      *log = fmt::format("cucpu: zstd decompression of a fat binary entry failed: {}\n",
+                         ZSTD_getErrorName(r));
+      return false;
+    }
+    if (out.pos > expected - text->size()) {
+      *log = "cucpu: a fat binary entry expands beyond its uncompressed size\n";
+      return false;
+    }
+    text->append(chunk.data(), out.pos);
+    if (r == 0)
+      break; // the frame is complete
+    if (in.pos == in.size && out.pos < out.size) {
+      *log = "cucpu: truncated zstd payload in a fat binary entry\n";
+      return false;
+    }
+  }
+  if (text->size() != expected) {
+    *log = "cucpu: zstd decompression of a fat binary entry failed: size mismatch\n";
+    return false;
+  }
+  return true;
 }
 
 template <typename T> void put(std::string &out, size_t at, T v) {
@@ -81,17 +123,17 @@ bool readEntries(const unsigned char *container, uint64_t available, std::vector
 bool payload(const Entry &e, std::string *text, std::string *log) {
   if (!(e.flags & (kFlagLz4 | kFlagZstd))) {
     text->assign(reinterpret_cast<const char *>(e.payload), e.payloadBytes);
-  } else if (e.uncompressedBytes == 0 || e.uncompressedBytes > (uint64_t(1) << 32)) {
-    *log = "cucpu: compressed fat binary entry without a valid uncompressed size\n";
+  } else if (e.uncompressedBytes == 0 || e.uncompressedBytes > kMaxEntryBytes) {
+    *log = fmt::format("cucpu: compressed fat binary entry whose uncompressed size {} is not in "
+                       "1..{}\n",
+                       e.uncompressedBytes, kMaxEntryBytes);
     return false;
   } else if (e.flags & kFlagZstd) {
-    text->resize(e.uncompressedBytes);
-    size_t n = ZSTD_decompress(text->data(), text->size(), e.payload, e.payloadBytes);
-    if (ZSTD_isError(n) || n != e.uncompressedBytes) {
-      *log = fmt::format("cucpu: zstd decompression of a fat binary entry failed: {}\n",
-                         ZSTD_isError(n) ? ZSTD_getErrorName(n) : "size mismatch");
+    if (!expandZstd(e, e.uncompressedBytes, text, log))
       return false;
-    }
+  } else if (e.uncompressedBytes > e.payloadBytes * kLz4MaxRatio + 16) {
+    *log = "cucpu: LZ4 fat binary entry larger than its data can expand to\n";
+    return false;
   } else {
     text->resize(e.uncompressedBytes);
     int n = LZ4_decompress_safe(reinterpret_cast<const char *>(e.payload), text->data(),

@@ -1,6 +1,8 @@
 // Fat binary parsing against real nvcc 13 output: compression, PTX choice, SASS-only, wrappers.
 #include "fatbin.h"
 
+#include "cucpu/support/fatbin_container.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -97,6 +99,45 @@ TEST(Fatbin, CorruptZstdPayloadIsInvalidImage) {
   std::string ptx, log;
   EXPECT_EQ(extractPtx(data.data(), 75, &ptx, &log), CUDA_ERROR_INVALID_IMAGE);
   EXPECT_NE(log.find("zstd"), std::string::npos) << log;
+}
+
+// The entries of a real container, for tests that change one entry's header fields.
+std::vector<cucpu::fatbin::Entry> entriesOf(const std::vector<uint64_t> &data) {
+  std::vector<cucpu::fatbin::Entry> entries;
+  std::string log;
+  EXPECT_TRUE(cucpu::fatbin::readEntries(reinterpret_cast<const unsigned char *>(data.data()),
+                                         data.size() * 8, &entries, nullptr, &log))
+      << log;
+  return entries;
+}
+
+// Found by fuzzing (tests/fuzz/fatbin_fuzz.cpp): an entry claiming about 4 GiB of uncompressed
+// data in a few bytes made the reader allocate all of it before decompressing.
+TEST(Fatbin, UncompressedSizesBeyondWhatTheDataCanHoldAreRefusedWithoutAllocating) {
+  auto data = loadData("fatbin_multi_zstd.fatbin");
+  auto entries = entriesOf(data);
+  ASSERT_FALSE(entries.empty());
+  cucpu::fatbin::Entry zstd = entries[0];
+  ASSERT_NE(zstd.uncompressedBytes, 0u);
+  std::string text, log;
+  ASSERT_TRUE(cucpu::fatbin::payload(zstd, &text, &log)) << log;
+  zstd.uncompressedBytes = 4143973121u; // beyond the 1 GiB budget
+  EXPECT_FALSE(cucpu::fatbin::payload(zstd, &text, &log));
+  EXPECT_NE(log.find("uncompressed size"), std::string::npos) << log;
+  zstd.uncompressedBytes = 512u << 20; // within the budget, but the frame holds far less
+  log.clear();
+  EXPECT_FALSE(cucpu::fatbin::payload(zstd, &text, &log));
+  EXPECT_LT(text.capacity(), size_t(64) << 20); // never sized to the claim
+  EXPECT_FALSE(log.empty());
+
+  auto lz4data = loadData("fatbin_lz4.fatbin");
+  auto lz4entries = entriesOf(lz4data);
+  ASSERT_FALSE(lz4entries.empty());
+  cucpu::fatbin::Entry lz4 = lz4entries[0];
+  lz4.uncompressedBytes = lz4.payloadBytes * 255 + 1024; // more than LZ4 can expand it to
+  log.clear();
+  EXPECT_FALSE(cucpu::fatbin::payload(lz4, &text, &log));
+  EXPECT_NE(log.find("LZ4"), std::string::npos) << log;
 }
 
 } // namespace
