@@ -9,7 +9,6 @@
 include(CMakePackageConfigHelpers)
 
 set(CUCPU_INSTALL_LIBDIR lib/cucpu)
-option(CUCPU_SPLIT_DEBUG "Release builds: compile with -g and split the debug information into .debug files" ON)
 
 set(cucpu_installed_libs cucpu_cuda)
 if(TARGET cucpu_nvrtc)
@@ -30,17 +29,9 @@ install(TARGETS ${cucpu_installed_tools} RUNTIME DESTINATION bin COMPONENT runti
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/cucpu-run/cucpu-run DESTINATION bin COMPONENT runtime)
 install(FILES ${CMAKE_SOURCE_DIR}/include/cuda.h DESTINATION include/cucpu COMPONENT runtime)
 
-# Release: debug information split off each installed binary after linking (the build tree's
-# copies are stripped and carry a .gnu_debuglink to the .debug file beside them).
+# Release: the .debug files cucpu_split_debug (cmake/SplitDebug.cmake) made beside each binary.
 if(CMAKE_BUILD_TYPE STREQUAL "Release" AND CUCPU_SPLIT_DEBUG)
-  find_program(CUCPU_OBJCOPY NAMES objcopy REQUIRED)
   foreach(t IN LISTS cucpu_installed_libs cucpu_installed_tools)
-    target_compile_options(${t} PRIVATE -g)
-    add_custom_command(TARGET ${t} POST_BUILD
-      COMMAND ${CUCPU_OBJCOPY} --only-keep-debug $<TARGET_FILE:${t}> $<TARGET_FILE:${t}>.debug
-      COMMAND ${CUCPU_OBJCOPY} --strip-debug --add-gnu-debuglink=$<TARGET_FILE:${t}>.debug
-              $<TARGET_FILE:${t}>
-      COMMENT "Splitting the debug information of $<TARGET_FILE_NAME:${t}>")
     if(t IN_LIST cucpu_installed_tools)
       set(dir bin/.debug)
     else()
