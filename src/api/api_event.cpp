@@ -1,6 +1,7 @@
 // Entry points: events (record in stream order, query, synchronise, elapsed time).
 #include "cucpu/driver/capture.h"
 #include "cucpu/driver/ipc.h"
+#include "cucpu/support/log.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
 #include "stream_ref.h"
@@ -31,6 +32,10 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
+  if (driver::eventContext(e) != c) { // an event of another context (an H200: 400)
+    log::debug(log::Component::Api, "cuEventRecord: the event belongs to another context");
+    return CUDA_ERROR_INVALID_HANDLE;
+  }
   if (driver::anyCapture()) {
     if (s->legacy())
       if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)

@@ -20,8 +20,12 @@ CUresult hostAlloc(void **pp, size_t bytes, unsigned flags) {
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
-  if (!pp || bytes == 0 || (flags & ~kHostAllocFlags))
+  if (!pp || (flags & ~kHostAllocFlags))
     return CUDA_ERROR_INVALID_VALUE;
+  if (bytes == 0) { // an H200 succeeds (tests/gpu/answers/misuse.txt); there is nothing to hand out
+    *pp = nullptr;
+    return CUDA_SUCCESS;
+  }
   return driver::memory().allocateHost(c, bytes, flags, pp);
 }
 
@@ -45,6 +49,8 @@ CUresult cuMemFreeHost(void *p) {
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
+  if (!p)
+    return CUDA_SUCCESS;         // as free(NULL), and as an H200 answers
   driver::synchronizeStreams(c); // as cuMemFree: queued work may still use the memory
   return driver::memory().freeHost(p);
 }

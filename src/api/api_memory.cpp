@@ -91,13 +91,14 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  // Freeing null succeeds even with no current context (an H200, tests/gpu/answers/misuse.txt).
+  if (dptr == 0)
+    return requireInit();
   driver::Context *c;
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
-  if (dptr == 0)
-    return CUDA_SUCCESS;
   // As NVIDIA's driver does, the free waits for the context's queued work (a stream's kernel
   // or copy may still use the memory; tests/gpu/record_free_sync.cpp).
   driver::synchronizeStreams(c);

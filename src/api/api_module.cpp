@@ -1,4 +1,5 @@
 // Entry points: module management (PTX loading with JIT options) and function lookup.
+#include "cucpu/support/log.h"
 #include "entry.h"
 #include "entry_points.h"
 #include "jit_options.h"
@@ -7,6 +8,7 @@
 #include "cucpu/support/env.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -48,6 +50,8 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   std::ifstream in(fname, std::ios::binary);
   if (!in)
     return CUDA_ERROR_FILE_NOT_FOUND;
+  if (std::filesystem::is_directory(fname)) // opens, but cannot be read (an H200 answers 2)
+    return CUDA_ERROR_OUT_OF_MEMORY;
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str(); // NUL-terminated by std::string
@@ -82,9 +86,14 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
   driver::Module *m;
   if (CUresult r = moduleOf(hmod, &m); r != CUDA_SUCCESS)
     return r;
-  if (!name)
+  if (!name || (!dptr && !bytes))
     return CUDA_ERROR_INVALID_VALUE;
-  return m->global(name, dptr, bytes);
+  CUresult r = m->global(name, dptr, bytes);
+  if (r == CUDA_ERROR_NOT_FOUND && m->function(name)) {
+    log::debug(log::Component::Api, "cuModuleGetGlobal: '{}' is a kernel, not a variable", name);
+    return CUDA_ERROR_INVALID_VALUE; // as an H200 answers
+  }
+  return r;
 }
 
 CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {

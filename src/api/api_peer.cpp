@@ -56,6 +56,8 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   driver::Context *peer = fromHandle(peerContext);
   if (!peerContext || !driver::isLiveContext(peer))
     return CUDA_ERROR_INVALID_CONTEXT;
+  if (peer == c)
+    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; // a context to itself, as an H200 answers
   if (peer->device() == c->device())
     return CUDA_ERROR_INVALID_DEVICE;
   std::lock_guard lk(c->mutex);

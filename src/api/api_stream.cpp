@@ -19,7 +19,7 @@ CUresult properties(CUstream h, bool perThread, driver::Context **c, driver::Str
 CUresult synchronize(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
-  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+  if (CUresult r = namedStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::streamSyncDuringCapture(s); r != CUDA_SUCCESS)
     return r;
@@ -32,15 +32,8 @@ CUresult synchronize(CUstream h, bool perThread) {
 CUresult query(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
-  // A created stream names its own context: it may be queried while another one is current.
-  if (auto *own = reinterpret_cast<driver::Stream *>(h); driver::isLiveStream(own)) {
-    if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-      return r;
-    c = own->context();
-    s = own;
-  } else if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS) {
+  if (CUresult r = namedStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  }
   if (CUresult r = driver::streamSyncDuringCapture(s); r != CUDA_SUCCESS)
     return r;
   if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
@@ -278,8 +271,12 @@ CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
   driver::Stream *d, *s;
   if (CUresult r = contextAndStream(dst, pt, &c, &d); r != CUDA_SUCCESS)
     return r;
-  if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS) // (of another context: a bad value)
-    return r == CUDA_ERROR_INVALID_CONTEXT ? CUDA_ERROR_INVALID_VALUE : r;
+  // A stream of another context is a bad value here (an H200, tests/gpu/record_sticky.cpp).
+  if (auto *own = reinterpret_cast<driver::Stream *>(src);
+      driver::isLiveStream(own) && own->context() != c)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS)
+    return r;
   d->setAttributes(s->attributes());
   return CUDA_SUCCESS;
 }

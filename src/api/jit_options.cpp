@@ -43,6 +43,9 @@ CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **valu
         return CUDA_ERROR_INVALID_VALUE;
     }
   }
+  // A log buffer with room but no memory (an H200: 1; a size of 0 with no buffer is fine).
+  if ((!out->errorLog && out->errorLogSize) || (!out->infoLog && out->infoLogSize))
+    return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;
 }
 

@@ -1,6 +1,8 @@
 // Stream handle resolution and stream-ordered submission shared by the asynchronous entry points.
 #include "stream_ref.h"
 
+#include "cucpu/support/log.h"
+
 namespace cucpu::api {
 
 CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream **out) {
@@ -15,10 +17,24 @@ CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream
   auto *s = reinterpret_cast<driver::Stream *>(h);
   if (!driver::isLiveStream(s))
     return CUDA_ERROR_INVALID_HANDLE;
-  if (s->context() != c)
-    return CUDA_ERROR_INVALID_CONTEXT;
+  if (s->context() != c) { // work queued on another context's stream (an H200: 400)
+    log::debug(log::Component::Api, "stream {} belongs to another context than the current one",
+               static_cast<const void *>(s));
+    return CUDA_ERROR_INVALID_HANDLE;
+  }
   *out = s;
   return CUDA_SUCCESS;
+}
+
+CUresult namedStream(CUstream h, bool perThread, driver::Context **c, driver::Stream **s) {
+  if (auto *own = reinterpret_cast<driver::Stream *>(h); driver::isLiveStream(own)) {
+    if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+      return r;
+    *c = own->context();
+    *s = own;
+    return CUDA_SUCCESS;
+  }
+  return contextAndStream(h, perThread, c, s);
 }
 
 CUresult contextAndStream(CUstream h, bool perThread, driver::Context **c, driver::Stream **s) {

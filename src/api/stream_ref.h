@@ -16,6 +16,10 @@ CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream
 // The current context and the stream `h` names in it.
 CUresult contextAndStream(CUstream h, bool perThread, driver::Context **c, driver::Stream **s);
 
+// A created stream with its own context (it may be synchronised or queried while another context
+// is current, as on an H200), else what contextAndStream resolves.
+CUresult namedStream(CUstream h, bool perThread, driver::Context **c, driver::Stream **s);
+
 // Queues `op` on `s`; the context's sticky error.
 CUresult submit(driver::Context *c, driver::Stream *s, std::function<void()> op);
 

@@ -41,7 +41,7 @@ Context::Context(Device *dev, unsigned flags, bool primary)
 
 CUresult Context::limit(CUlimit which, size_t *value) const {
   if (static_cast<unsigned>(which) >= CU_LIMIT_MAX)
-    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    return CUDA_ERROR_INVALID_VALUE; // no such limit (an H200's answer; read-only ones below)
   std::lock_guard lk(mutex);
   *value = limits_[which];
   return CUDA_SUCCESS;
@@ -72,7 +72,8 @@ CUresult Context::setLimit(CUlimit which, size_t value) {
       return CUDA_ERROR_INVALID_VALUE;
     break;
   default: // the shared-memory size and CUDA-in-graphics limits are read-only here
-    return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    return static_cast<unsigned>(which) >= CU_LIMIT_MAX ? CUDA_ERROR_INVALID_VALUE
+                                                        : CUDA_ERROR_UNSUPPORTED_LIMIT;
   }
   std::lock_guard lk(mutex);
   limits_[which] = value;

@@ -9,8 +9,8 @@
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -31,11 +31,12 @@ Device::Device(int ordinal, int physical) : ordinal_(ordinal), physical_(physica
   if (physical > 0)
     name_ += " " + std::to_string(physical);
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  uint64_t hostMemory = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (8ull << 30);
+  uint64_t hostMemory =
+      pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : (8ull << 30);
   totalMemory_ = env::getSize("CUCPU_DEVICE_MEMORY", hostMemory / 2);
   // A stable, recognisable UUID: "cucpu" + the physical index, version-4 style bits.
-  const uint8_t base[16] = {'c', 'u', 'c', 'p', 'u', 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0,
-                            static_cast<uint8_t>(physical)};
+  const uint8_t base[16] = {'c',  'u', 'c', 'p', 'u', 0, 0x40, 0,
+                            0x80, 0,   0,   0,   0,   0, 0,    static_cast<uint8_t>(physical)};
   for (int i = 0; i < 16; ++i)
     uuid_.bytes[i] = static_cast<char>(base[i]);
   int64_t cc = env::getInt("CUCPU_COMPUTE_CAPABILITY", 80); // e.g. 80 for 8.0, 90 for 9.0

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 namespace cucpu::driver::fatbin {
@@ -39,9 +41,23 @@ const unsigned char *containerOf(const void *image, std::string *log) {
   return p;
 }
 
+// Whether [p, p + bytes) is mapped memory: msync fails with ENOMEM on any unmapped page.
+bool mapped(const unsigned char *p, uint64_t bytes) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(p) + bytes;
+  return end >= start && msync(reinterpret_cast<void *>(start), end - start, MS_ASYNC) == 0;
+}
+
 bool entries(const unsigned char *container, std::vector<Entry> *out, std::string *log) {
-  // An image handed to the driver has no size: the container's own header bounds it.
-  return cucpu::fatbin::readEntries(container, UINT64_MAX, out, nullptr, log);
+  // An image handed to the driver has no size: the container's own header bounds it, and that
+  // span must be mapped (a hostile header claiming gigabytes crashed the reader).
+  const uint64_t span = uint64_t(read<uint16_t>(container + 6)) + read<uint64_t>(container + 8);
+  if (span > (uint64_t(1) << 32) || !mapped(container, span)) {
+    *log = "cucpu: the fat binary container's size runs past the image\n";
+    return false;
+  }
+  return cucpu::fatbin::readEntries(container, span, out, nullptr, log);
 }
 
 // A version-2 (relocatable device code, -rdc=true) wrapper's NULL-terminated array of the

@@ -71,8 +71,27 @@ namespace {
 
 // Formats cucpu cannot store (block-compressed, YUV) are NOT_SUPPORTED, values that name no
 // format INVALID_VALUE.
+// The channel count a block-compressed format's descriptor must give (0 for other formats).
+unsigned blockCompressedChannels(CUarray_format f) {
+  if (f >= CU_AD_FORMAT_BC1_UNORM && f <= CU_AD_FORMAT_BC3_UNORM_SRGB)
+    return 4;
+  if (f == CU_AD_FORMAT_BC4_UNORM || f == CU_AD_FORMAT_BC4_SNORM)
+    return 1;
+  if (f == CU_AD_FORMAT_BC5_UNORM || f == CU_AD_FORMAT_BC5_SNORM)
+    return 2;
+  if (f == CU_AD_FORMAT_BC6H_UF16 || f == CU_AD_FORMAT_BC6H_SF16)
+    return 3;
+  if (f == CU_AD_FORMAT_BC7_UNORM || f == CU_AD_FORMAT_BC7_UNORM_SRGB)
+    return 4;
+  return 0;
+}
+
 CUresult checkFormat(CUarray_format f, unsigned channels) {
   if (channelBytes(f) == 0) {
+    // A descriptor that contradicts its format is invalid before the format is unsupported (an
+    // H200 answers 1 for BC5 with one channel).
+    if (unsigned want = blockCompressedChannels(f); want && want != channels)
+      return CUDA_ERROR_INVALID_VALUE;
     const bool known = (f >= 0x91 && f <= 0xb5) || f == CU_AD_FORMAT_UNORM_INT_101010_2;
     if (known)
       log::warn(log::Component::Api,
@@ -277,6 +296,8 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   const CUDA_ARRAY3D_DESCRIPTOR *d = nullptr;
   switch (res.resType) {
   case CU_RESOURCE_TYPE_ARRAY: {
+    if (!res.res.array.hArray)
+      return CUDA_ERROR_INVALID_VALUE; // no array at all (an H200: 1), a stale one is a bad handle
     auto a = findArray(res.res.array.hArray);
     if (!a)
       return CUDA_ERROR_INVALID_HANDLE;

@@ -72,9 +72,13 @@ bool isLiveKernel(const Kernel *k) {
 CUresult Library::load(const void *image, int cc, std::unique_ptr<Library> *out) {
   auto lib = std::make_unique<Library>();
   const auto *bytes = static_cast<const unsigned char *>(image);
-  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
-    log::error(log::Component::Driver, "the library is a cubin (GPU machine code) and holds no "
-                                       "PTX: rebuild with -gencode arch=compute_XX,code=compute_XX");
+  if (std::memcmp(bytes,
+                  "\x7f"
+                  "ELF",
+                  4) == 0) {
+    log::error(log::Component::Driver,
+               "the library is a cubin (GPU machine code) and holds no "
+               "PTX: rebuild with -gencode arch=compute_XX,code=compute_XX");
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }
   if (fatbin::isFatBinary(image)) {

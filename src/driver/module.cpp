@@ -256,6 +256,11 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
     result = fatbin::extractPtx(image, d->ccMajor() * 10 + d->ccMinor(), &ptx, &log);
     if (result == CUDA_SUCCESS)
       result = loadPtx(ptx.c_str(), log, &program);
+  } else if (!std::strstr(static_cast<const char *>(image), ".version")) {
+    // Text without a .version directive is not PTX at all (an H200 answers INVALID_IMAGE; PTX
+    // with errors is INVALID_PTX).
+    log = "cucpu: the image is neither PTX (no .version directive), a fat binary nor a cubin\n";
+    result = CUDA_ERROR_INVALID_IMAGE;
   } else {
     result = loadPtx(static_cast<const char *>(image), log, &program);
   }

@@ -14,6 +14,10 @@
 namespace cucpu::driver {
 
 CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedArgs *args) {
+  // An `extra` list holding only its end marker passes nothing: an H200 then takes
+  // `kernelParams` (tests/gpu/answers/misuse.txt).
+  if (extra && extra[0] == CU_LAUNCH_PARAM_END)
+    extra = nullptr;
   if (kernelParams && extra)
     return CUDA_ERROR_INVALID_VALUE;
   if (kernelParams) {

@@ -34,6 +34,7 @@ $cxx -Wno-deprecated-declarations "$root/tests/gpu/record_old_launch.cpp" -o /tm
 $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
 $cxx "$root/tests/gpu/record_pool_ipc.cpp" -o /tmp/record_pool_ipc $lib
 $cxx "$root/tests/gpu/record_ptx_limits.cpp" -o /tmp/record_ptx_limits $lib
+$cxx "$root/tests/gpu/record_misuse.cpp" -o /tmp/record_misuse $lib
 # (output bytes: kN = 256 threads of 4-byte values)
 /tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
   shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
@@ -65,6 +66,7 @@ timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_old_launch "$root/tests/api/graphs/graph_kernels.ptx" >"$out/old_launch.txt" || true
 /tmp/record_green_ctx "$root/tests/api/graphs/graph_kernels.ptx" >"$out/green_ctx.txt" || true
 /tmp/record_ptx_limits >"$out/ptx_limits.txt" || true
+/tmp/record_misuse >"$out/misuse.txt" || true
 timeout 60 /tmp/record_pool_ipc >"$out/pool_ipc.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
