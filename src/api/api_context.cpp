@@ -22,14 +22,21 @@ CUresult createCtx(CUcontext *pctx, unsigned flags, CUdevice dev) {
   return r;
 }
 
+// A context that may be made current: a live one, or a destroyed one (as on an H200, whose calls
+// in it then answer CONTEXT_IS_DESTROYED: the current-context lookup never dereferences it).
+bool usableAsCurrent(driver::Context *c) {
+  return driver::isLiveContext(c) || driver::isDestroyedContext(c);
+}
+
 CUresult destroyCtx(CUcontext ctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!ctx)
     return CUDA_ERROR_INVALID_VALUE;
   driver::Context *c = fromHandle(ctx);
-  if (!driver::isLiveContext(c))
-    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!driver::isLiveContext(c)) // a second destruction (an H200, tests/gpu/answers/misuse.txt)
+    return driver::isDestroyedContext(c) ? CUDA_ERROR_CONTEXT_IS_DESTROYED
+                                         : CUDA_ERROR_INVALID_CONTEXT;
   if (c->isPrimary())
     return CUDA_ERROR_INVALID_CONTEXT; // primary contexts are released, not destroyed
   driver::forgetOnThisThread(c);       // popped from the calling thread's stack, as CUDA documents
@@ -66,7 +73,7 @@ CUresult pushCtx(CUcontext ctx) {
     return r;
   if (!ctx)
     return CUDA_ERROR_INVALID_VALUE;
-  if (!driver::isLiveContext(fromHandle(ctx)))
+  if (!usableAsCurrent(fromHandle(ctx)))
     return CUDA_ERROR_INVALID_CONTEXT;
   driver::push(fromHandle(ctx));
   return CUDA_SUCCESS;
@@ -181,7 +188,7 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) { return popCtx(pctx); }
 CUresult cuCtxSetCurrent(CUcontext ctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
-  if (ctx && !driver::isLiveContext(fromHandle(ctx)))
+  if (ctx && !usableAsCurrent(fromHandle(ctx)))
     return CUDA_ERROR_INVALID_CONTEXT;
   driver::setCurrent(fromHandle(ctx));
   return CUDA_SUCCESS;

@@ -20,6 +20,13 @@ std::unordered_set<const Context *> &liveContexts() {
   static auto *s = new std::unordered_set<const Context *>();
   return *s;
 }
+// Handles of destroyed contexts, until a new context takes the same address: an H200 lets a
+// program make them current (every call in them then answers CONTEXT_IS_DESTROYED) and answers
+// their second destruction with CONTEXT_IS_DESTROYED.
+std::unordered_set<const Context *> &destroyedContexts() {
+  static auto *s = new std::unordered_set<const Context *>();
+  return *s;
+}
 std::atomic<unsigned long long> nextContextId{1};
 thread_local std::vector<Context *> stack;
 
@@ -116,13 +123,19 @@ bool isLiveContext(const Context *c) {
   std::lock_guard lk(registryMutex);
   return c && liveContexts().count(c);
 }
+bool isDestroyedContext(const Context *c) {
+  std::lock_guard lk(registryMutex);
+  return c && destroyedContexts().count(c);
+}
 void registerContext(Context *c) {
   std::lock_guard lk(registryMutex);
   liveContexts().insert(c);
+  destroyedContexts().erase(c);
 }
 void unregisterContext(Context *c) {
   std::lock_guard lk(registryMutex);
   liveContexts().erase(c);
+  destroyedContexts().insert(c);
 }
 
 Context *current() { return stack.empty() ? nullptr : stack.back(); }

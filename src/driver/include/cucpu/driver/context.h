@@ -72,6 +72,8 @@ private:
 
 // Live-handle registry: contexts, modules and functions are looked up here before use.
 bool isLiveContext(const Context *c);
+// A handle of a context that was destroyed (no live context has its address since).
+bool isDestroyedContext(const Context *c);
 void registerContext(Context *c);
 void unregisterContext(Context *c);
 
