@@ -109,7 +109,15 @@ CUresult prelinkedPtx(const void *const *units, int cc, std::string *ptx, std::s
 } // namespace
 
 bool isFatBinary(const void *image) {
-  uint32_t magic = read<uint32_t>(static_cast<const unsigned char *>(image));
+  // Byte by byte, stopping at a NUL: the image may be PTX text shorter than the magic (neither
+  // magic has a zero byte).
+  const auto *p = static_cast<const unsigned char *>(image);
+  uint32_t magic = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0)
+      return false;
+    magic |= uint32_t(p[i]) << (8 * i);
+  }
   return magic == kWrapperMagic || magic == kContainerMagic;
 }
 

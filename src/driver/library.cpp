@@ -71,11 +71,11 @@ bool isLiveKernel(const Kernel *k) {
 
 CUresult Library::load(const void *image, int cc, std::unique_ptr<Library> *out) {
   auto lib = std::make_unique<Library>();
-  const auto *bytes = static_cast<const unsigned char *>(image);
-  if (std::memcmp(bytes,
-                  "\x7f"
-                  "ELF",
-                  4) == 0) {
+  // strncmp stops at a NUL, so text shorter than the ELF magic is never read past its end.
+  if (std::strncmp(static_cast<const char *>(image),
+                   "\x7f"
+                   "ELF",
+                   4) == 0) {
     log::error(log::Component::Driver,
                "the library is a cubin (GPU machine code) and holds no "
                "PTX: rebuild with -gencode arch=compute_XX,code=compute_XX");
