@@ -40,7 +40,9 @@ CUresult destroyCtx(CUcontext ctx) {
   if (c->isPrimary())
     return CUDA_ERROR_INVALID_CONTEXT; // primary contexts are released, not destroyed
   driver::forgetOnThisThread(c);       // popped from the calling thread's stack, as CUDA documents
-  return driver::destroyContext(c);
+  CUresult r = driver::destroyContext(c);
+  driver::rememberDestroyed(c);
+  return r;
 }
 
 CUresult primaryRelease(CUdevice dev) {

@@ -20,9 +20,10 @@ std::unordered_set<const Context *> &liveContexts() {
   static auto *s = new std::unordered_set<const Context *>();
   return *s;
 }
-// Handles of destroyed contexts, until a new context takes the same address: an H200 lets a
-// program make them current (every call in them then answers CONTEXT_IS_DESTROYED) and answers
-// their second destruction with CONTEXT_IS_DESTROYED.
+// Handles of contexts cuCtxDestroy destroyed, until a new context takes the same address: an
+// H200 lets a program make them current (every call in them then answers CONTEXT_IS_DESTROYED)
+// and answers their second destruction with CONTEXT_IS_DESTROYED. (A context its last
+// cuCtxDetach destroyed is forgotten: INVALID_CONTEXT, tests/gpu/answers/old_launch.txt.)
 std::unordered_set<const Context *> &destroyedContexts() {
   static auto *s = new std::unordered_set<const Context *>();
   return *s;
@@ -135,6 +136,9 @@ void registerContext(Context *c) {
 void unregisterContext(Context *c) {
   std::lock_guard lk(registryMutex);
   liveContexts().erase(c);
+}
+void rememberDestroyed(const Context *c) {
+  std::lock_guard lk(registryMutex);
   destroyedContexts().insert(c);
 }
 

@@ -72,8 +72,9 @@ private:
 
 // Live-handle registry: contexts, modules and functions are looked up here before use.
 bool isLiveContext(const Context *c);
-// A handle of a context that was destroyed (no live context has its address since).
+// A handle of a context cuCtxDestroy destroyed (no live context has its address since).
 bool isDestroyedContext(const Context *c);
+void rememberDestroyed(const Context *c);
 void registerContext(Context *c);
 void unregisterContext(Context *c);
 
