@@ -27,6 +27,8 @@ endif()
 set_target_properties(${cucpu_installed_tools} PROPERTIES INSTALL_RPATH "$ORIGIN/../${CUCPU_INSTALL_LIBDIR}")
 install(TARGETS ${cucpu_installed_tools} RUNTIME DESTINATION bin COMPONENT runtime)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/cucpu-run/cucpu-run DESTINATION bin COMPONENT runtime)
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/cucpu-run/wrappers/nvcc DESTINATION libexec/cucpu
+        COMPONENT runtime)
 install(FILES ${CMAKE_SOURCE_DIR}/include/cuda.h DESTINATION include/cucpu COMPONENT runtime)
 
 # Release: the .debug files cucpu_split_debug (cmake/SplitDebug.cmake) made beside each binary.
