@@ -35,6 +35,7 @@ $cxx "$root/tests/gpu/record_green_ctx.cpp" -o /tmp/record_green_ctx $lib
 $cxx "$root/tests/gpu/record_pool_ipc.cpp" -o /tmp/record_pool_ipc $lib
 $cxx "$root/tests/gpu/record_ptx_limits.cpp" -o /tmp/record_ptx_limits $lib
 $cxx "$root/tests/gpu/record_misuse.cpp" -o /tmp/record_misuse $lib
+$cxx "$root/tests/gpu/record_error_strings.cpp" -o /tmp/record_error_strings $lib
 # (output bytes: kN = 256 threads of 4-byte values)
 /tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
   shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
@@ -55,7 +56,7 @@ $cxx "$root/tests/gpu/record_misuse.cpp" -o /tmp/record_misuse $lib
   >"$out/launch_ex.txt" 2>&1 || true
 /tmp/record_free_sync "$root/tests/api/free/spin.ptx" >"$out/free_sync.txt" 2>&1 || true
 /tmp/record_arena "$root/tests/api/arena/poke.ptx" >"$out/arena.txt" 2>&1 || true
-# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx,pool_ipc,ptx_limits}.txt, which the api_*_answers tests
+# Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx,pool_ipc,ptx_limits,error_strings}.txt, which the api_*_answers tests
 # compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
 /tmp/record_pools >"$out/pools.txt" || true
@@ -67,6 +68,7 @@ timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_green_ctx "$root/tests/api/graphs/graph_kernels.ptx" >"$out/green_ctx.txt" || true
 /tmp/record_ptx_limits >"$out/ptx_limits.txt" || true
 /tmp/record_misuse >"$out/misuse.txt" || true
+/tmp/record_error_strings >"$out/error_strings.txt" || true
 timeout 60 /tmp/record_pool_ipc >"$out/pool_ipc.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
