@@ -23,16 +23,19 @@ CUresult currentSticky() {
 }
 
 CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
-  driver::Event *e;
-  if (CUresult r = eventOf(h, &e); r != CUDA_SUCCESS)
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
+  auto *e = reinterpret_cast<driver::Event *>(h);
+  const driver::Context *owner = driver::eventContext(e); // one lookup: liveness and context
+  if (!owner)
+    return CUDA_ERROR_INVALID_HANDLE;
   if (flags & ~unsigned(CU_EVENT_RECORD_EXTERNAL))
     return CUDA_ERROR_INVALID_VALUE;
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (driver::eventContext(e) != c) { // an event of another context (an H200: 400)
+  if (owner != c) { // an event of another context (an H200: 400)
     log::debug(log::Component::Api, "cuEventRecord: the event belongs to another context");
     return CUDA_ERROR_INVALID_HANDLE;
   }

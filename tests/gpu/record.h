@@ -1,11 +1,14 @@
 // Shared by the recorders of this folder: print a call and the CUresult NVIDIA's driver returns,
-// and read a PTX file.
+// read a PTX file, and collect a child process's report.
 #pragma once
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 // The call as written, then its result; stdout is flushed before the call, because the real
 // driver may crash on some misuse and what came before must survive.
@@ -32,4 +35,17 @@ inline std::string readFile(const char *path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// A two-process recorder's end: prints what the child wrote to `fd` until it closed it, then the
+// child's exit status.
+inline void printChildReport(int fd, pid_t pid) {
+  std::string report;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+    report.append(buf, size_t(n));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::printf("%s", report.c_str());
+  std::printf("child exit status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }

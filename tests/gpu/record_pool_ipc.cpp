@@ -143,14 +143,7 @@ int main() {
   SHOW(cuMemPoolExportPointer(&data, p));
 
   sendFd(socks[0], fd, &data, sizeof data);
-  std::string report;
-  char buf[4096];
-  for (ssize_t n; (n = read(socks[0], buf, sizeof buf)) > 0;)
-    report.append(buf, size_t(n));
-  int status = 0;
-  waitpid(pid, &status, 0);
-  std::printf("%s", report.c_str());
-  std::printf("child exit status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  printChildReport(socks[0], pid);
   unsigned words[2] = {};
   SHOW(cuMemcpyDtoH(words, p, sizeof words));
   std::printf("the child's write: %u %u\n", words[0], words[1]);

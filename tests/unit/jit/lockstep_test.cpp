@@ -16,9 +16,7 @@ protected:
   void SetUp() override {
     prog = load(readSource("tests/unit/jit/lockstep_kernels.ptx"));
     ASSERT_TRUE(prog);
-    in.resize(kN);
-    for (int t = 0; t < kN; ++t)
-      in[t] = (t * 37 + 11) % 101;
+    in = recordedInput(kN);
   }
   std::vector<int> run(const char *kernel, size_t outCount) {
     std::vector<int> out(outCount, 0);
@@ -26,13 +24,7 @@ protected:
     int *po = out.data();
     uint32_t grid[3] = {kBlocks, 1, 1}, block[3] = {kThreads, 1, 1};
     runGrid(*prog, kernel, grid, block, {&pi, &po});
-    std::string gpu =
-        readSource((std::string("tests/unit/jit/lockstep_expected/") + kernel + ".bin").c_str());
-    EXPECT_EQ(gpu.size(), out.size() * sizeof(int)) << kernel;
-    if (gpu.size() == out.size() * sizeof(int)) {
-      EXPECT_EQ(std::memcmp(gpu.data(), out.data(), gpu.size()), 0)
-          << kernel << " differs from the GPU";
-    }
+    expectSameAsGpu("tests/unit/jit/lockstep_expected", kernel, out);
     return out;
   }
   // One lockstep step over a warp's lanes: every lane computes from the values before the step.

@@ -63,3 +63,21 @@ inline void runGrid(cucpu::jit::Program &prog, const char *name, const uint32_t 
     (*fn)(&l, &b);
   }
 }
+
+// The input of the kernels tests/gpu/record_outputs.cpp runs on a GPU: in[t] = (t * 37 + 11) % 101.
+inline std::vector<int> recordedInput(int n) {
+  std::vector<int> in(n);
+  for (int t = 0; t < n; ++t)
+    in[t] = (t * 37 + 11) % 101;
+  return in;
+}
+
+// `out` against the bytes a GPU wrote for `kernel` (`dir`/<kernel>.bin, recorded by
+// tests/gpu/record_outputs.cpp).
+template <typename T>
+void expectSameAsGpu(const std::string &dir, const char *kernel, const std::vector<T> &out) {
+  std::string gpu = readSource((dir + "/" + kernel + ".bin").c_str());
+  ASSERT_EQ(gpu.size(), out.size() * sizeof(T)) << kernel;
+  EXPECT_EQ(std::memcmp(gpu.data(), out.data(), gpu.size()), 0)
+      << kernel << " differs from the GPU";
+}

@@ -15,9 +15,7 @@ protected:
   void SetUp() override {
     prog = load(readSource("tests/unit/jit/warp_kernels.ptx"));
     ASSERT_TRUE(prog);
-    in.resize(kN);
-    for (int t = 0; t < kN; ++t)
-      in[t] = (t * 37 + 11) % 101;
+    in = recordedInput(kN);
   }
   template <typename T> std::vector<T> run(const char *kernel, size_t outCount) {
     std::vector<T> out(outCount, T(0xdead));
@@ -29,9 +27,7 @@ protected:
     return out;
   }
   template <typename T> void expectSameAsGpu(const char *kernel, const std::vector<T> &out) {
-    std::string gpu = readSource((std::string("tests/unit/jit/warp_expected/") + kernel + ".bin").c_str());
-    ASSERT_EQ(gpu.size(), out.size() * sizeof(T)) << kernel;
-    EXPECT_EQ(std::memcmp(gpu.data(), out.data(), gpu.size()), 0) << kernel << " differs from the GPU";
+    ::expectSameAsGpu("tests/unit/jit/warp_expected", kernel, out);
   }
   int warpBase(int t) const { return t / 32 * 32; }
   std::unique_ptr<cucpu::jit::Program> prog;
