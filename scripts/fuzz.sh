@@ -18,7 +18,13 @@ if [ -z "$clangxx" ]; then
 fi
 inc=(-I"$root/src/support/include" -I"$root/ptx/include" -I"$root/ptx/src" -I"$root/src/rtc/include")
 case "$target" in
-ptx) sources=("$root"/ptx/src/*.cpp) corpus=corpus libs=() ;;
+ptx)
+  sources=("$root"/ptx/src/*.cpp) corpus=corpus libs=()
+  mkdir -p "$out/generated" # the instruction table, as the build generates it
+  python3 "$root/scripts/gen_ptx_table.py" "$root/ptx/isa/instructions.def" \
+    "$out/generated/ptx_table.inc" "$out/generated/ptx-coverage.md"
+  inc+=(-I"$out/generated")
+  ;;
 fatbin) sources=("$root/src/support/fatbin_container.cpp") corpus=corpus-fatbin libs=(-lzstd -llz4) ;;
 link)
   sources=("$root/src/rtc/link_inputs.cpp" "$root/src/support/fatbin_container.cpp")

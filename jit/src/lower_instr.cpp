@@ -191,8 +191,11 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
   if (op == "ld" || op == "ldu" || op == "st") {
     const bool load = op != "st";
-    if (o.size() != 2 || t == T::None)
-      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 2 operands and a type");
+    // The cache policy operand of .L2::cache_hint forms is a hint for the GPU's L2: no effect.
+    const size_t operands = in.hasMod("L2::cache_hint") ? 3 : 2;
+    if (o.size() != operands || t == T::None)
+      throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(operands) +
+                               " operands and a type");
     ptx::Space sp = spaceOf(in);
     const ptx::Operand &addrOp = load ? o[1] : o[0];
     const ptx::Operand &valOp = load ? o[0] : o[1];

@@ -30,6 +30,7 @@ constexpr int kCudaErrorInvalidPtx = 218;
 constexpr int kCudaErrorJitCompilerNotFound = 221; // the host JIT could not start
 constexpr int kCudaErrorInvalidImage = 200;
 constexpr int kCudaErrorUnsupportedPtxVersion = 222;
+constexpr int kCudaErrorNotSupported = 801;
 // Symbols carry no program number: each program has a JITDylib of its own, so the same PTX
 // lowers to the same IR in every process and its cached objects link anywhere.
 constexpr const char *kSymbolPrefix = "cucpu.";
@@ -169,6 +170,10 @@ Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
     log += "ptx: " + msg + "\n";
     return Status(code, msg);
   }
+  for (const auto &d : parsed.unsupported)
+    log += "ptx: " + d.format() + " is not supported\n";
+  if (!parsed.unsupported.empty())
+    return Status(kCudaErrorNotSupported, parsed.unsupported[0].format() + " is not supported");
   addDeviceRuntime(parsed.module);
   return std::move(parsed.module);
 }

@@ -1,6 +1,7 @@
 // The PTX parser: recursive descent (with bounded depth) over lexer tokens, building the ast.h AST.
 #include "cucpu/ptx/ast.h"
 #include "lexer.h"
+#include "validate.h"
 
 #include <bit>
 #include <charconv>
@@ -367,8 +368,7 @@ private:
       if (first) {
         res_.module.target = std::string(t.text);
         res_.module.targetLoc = t.loc;
-      }
-      else
+      } else
         res_.module.targetOptions.emplace_back(t.text);
       take();
       first = false;
@@ -1157,10 +1157,13 @@ private:
     while (peek().kind == TokKind::Dot && adjacent()) {
       Token m = take();
       std::string_view name = m.dotName();
-      if (auto ty = parseType(name))
+      if (auto ty = parseType(name)) {
         ins.types.push_back(*ty);
-      else
+      } else {
         ins.mods.emplace_back(name);
+        if (ins.types.empty() && ins.modsBeforeType < 255)
+          ++ins.modsBeforeType;
+      }
     }
     if (!eat(';')) {
       if (!canStartOperand(peek()))
@@ -1372,7 +1375,7 @@ private:
 
 } // namespace
 
-ParseResult parse(std::string_view text) {
+ParseResult parseSyntax(std::string_view text) {
   try {
     Parser p(text);
     return p.run();
@@ -1385,6 +1388,13 @@ ParseResult parse(std::string_view text) {
     r.errors.push_back(Diagnostic{SourceLoc{}, "internal parser error"});
     return r;
   }
+}
+
+ParseResult parse(std::string_view text) {
+  ParseResult r = parseSyntax(text);
+  if (r.ok())
+    validate(r);
+  return r;
 }
 
 } // namespace cucpu::ptx

@@ -47,7 +47,9 @@ protected:
 
 TEST_F(HostilePtx, AsTheGpuAnswers) {
   EXPECT_EQ(load("atom_xor_pred.ptx", &log), CUDA_ERROR_INVALID_PTX);
-  EXPECT_EQ(log, "ptx: 11:3: 'atom.global.xor.pred' has no predicate form\n");
+  EXPECT_EQ(log, "ptx: 11:3: 'atom.global.xor.pred': wrong types; valid forms: "
+                 "atom{.relaxed,.acquire,.release,.acq_rel}{.cta,.cluster,.gpu,.sys}"
+                 "{.global,.shared,.shared::cta,.shared::cluster}.{and,or,xor,exch}.{b32,b64}\n");
   EXPECT_EQ(load("local_size0.ptx", &log), CUDA_ERROR_INVALID_PTX);
   EXPECT_EQ(log, "ptx: 7:23: 'buf' has no size\n");
   EXPECT_EQ(load("local_512kib.ptx", &log), CUDA_SUCCESS);

@@ -68,7 +68,8 @@ TEST(NamedBarriers, IdsAndCountsInRegisters) {
 // Ids and counts computed at run time (each thread records the barrier it waits at); ids from
 // 16 up name barrier id % 16, as an H100 runs them without an error.
 TEST(NamedBarriers, IdsAndCountsComputedAtRunTime) {
-  runPipeline(pipelineWithRegisters("shr.u32 %nb1, %tid.x, 10;\nadd.u32 %nb2, %nb1, 2;\n"
+  runPipeline(pipelineWithRegisters("mov.u32 %nb1, %tid.x;\nshr.u32 %nb1, %nb1, 10;\n"
+                                    "add.u32 %nb2, %nb1, 2;\n"
                                     "add.u32 %nb1, %nb1, 1;\nadd.u32 %nb64, %nb1, 63;\n"));
   runPipeline(pipelineWithRegisters("mov.u32 %nb1, %ntid.y;\nadd.u32 %nb2, %nb1, 17;\n"
                                     "shl.b32 %nb64, %nb1, 6;\nadd.u32 %nb1, %nb1, 32;\n"));

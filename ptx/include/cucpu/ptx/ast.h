@@ -88,6 +88,8 @@ struct Instruction {
   std::vector<Type> types;
   std::optional<Guard> guard;
   std::vector<Operand> operands;
+  uint8_t modsBeforeType = 0; // how many of `mods` were written before the first type suffix
+  int16_t form = -1; // the instruction table's form validation matched (cucpu/ptx/isa.h)
 
   bool hasMod(std::string_view m) const;
 };
@@ -197,12 +199,17 @@ struct Diagnostic {
 
 struct ParseResult {
   Module module;
-  std::vector<Diagnostic> errors; // empty on success
+  std::vector<Diagnostic> errors;      // invalid PTX; empty on success
+  std::vector<Diagnostic> unsupported; // valid forms cucpu does not lower, each named
   bool ok() const { return errors.empty(); }
 };
 
-// Parses PTX text. Never throws and never crashes on malformed input: errors come back as
-// diagnostics with line:col and the offending text quoted.
+// Parses PTX text and validates every instruction against the instruction table (modifiers,
+// types, operands, ISA version and target). Never throws and never crashes on malformed input:
+// errors come back as diagnostics with line:col and the offending text quoted.
 ParseResult parse(std::string_view text);
+
+// The syntax alone: parse() without the instruction table's checks (no instruction has a form).
+ParseResult parseSyntax(std::string_view text);
 
 } // namespace cucpu::ptx
