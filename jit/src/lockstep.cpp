@@ -4,6 +4,7 @@
 // lane, so a volatile access that would see a neighbour's store (or let a neighbour's load see its
 // own) starts a warp-level step: every lane finishes the accesses before it first.
 #include "lowering.h"
+#include "ptx_build.h"
 
 namespace cucpu::jit {
 
@@ -45,15 +46,7 @@ void KernelLowering::LockstepSteps::regionStarted() { loaded_ = stored_ = false;
 // The step itself: `bar.warp.sync` of the lanes that reach it, which the warp scheduler runs
 // as a region boundary.
 ptx::Instruction KernelLowering::warpStep(const ptx::SourceLoc &loc) {
-  ptx::Instruction in;
-  in.loc = loc;
-  in.opcode = "bar";
-  in.mods = {"warp", "sync"};
-  ptx::Operand mask;
-  mask.kind = ptx::Operand::Kind::Imm;
-  mask.imm = -1;
-  in.operands = {mask};
-  return in;
+  return build::instruction(loc, "bar", {"warp", "sync"}, {}, {build::imm(-1, loc)});
 }
 
 } // namespace cucpu::jit

@@ -38,15 +38,7 @@ void renameUses(ptx::Operand &op, const std::string &from, const std::string &to
 } // namespace
 
 ptx::Instruction KernelLowering::loopBarrier(const ptx::SourceLoc &loc) const {
-  ptx::Instruction in;
-  in.loc = loc;
-  in.opcode = "bar";
-  in.mods = {"sync"};
-  ptx::Operand id;
-  id.kind = ptx::Operand::Kind::Imm;
-  id.imm = 0;
-  in.operands = {id};
-  return in;
+  return build::instruction(loc, "bar", {"sync"}, {}, {build::imm(0, loc)});
 }
 
 std::vector<std::vector<KernelLowering::RegDef>> KernelLowering::regDefs() const {
@@ -128,12 +120,11 @@ bool KernelLowering::splitInductionVariable(int r, const std::vector<bool> &inLo
   const std::string base = name + "$iv.base", off = name + "$iv.off";
   addRegister(base, type);
   addRegister(off, type);
-  ptx::Instruction newInit = *init, zero = *init;
+  ptx::Instruction newInit = *init;
   newInit.operands[0].name = base;
-  zero.opcode = "mov";
-  ptx::Operand imm0;
-  imm0.kind = ptx::Operand::Kind::Imm;
-  zero.operands = {build::reg(off, init->loc), imm0};
+  const ptx::Instruction zero =
+      build::instruction(init->loc, "mov", {}, {type},
+                         {build::reg(off, init->loc), build::imm(0, init->loc)}, init->guard);
   std::vector<ptx::Statement> out;
   out.reserve(flat_.size() + 16);
   int uses = 0;
@@ -278,7 +269,8 @@ bool KernelLowering::unrollScalarLoop(int h, std::set<size_t> &splits) {
 // region copies run the threads that disagree; an implicit barrier waits for no thread). Then
 // re-forms the blocks with those barriers.
 void KernelLowering::addLoopBarriers() {
-  if (!loweringSwitches().loopBarriers || warpMode_ || namedBarriers_) // named barriers: arrival order matters
+  if (!loweringSwitches().loopBarriers || warpMode_ ||
+      namedBarriers_) // named barriers: arrival order matters
     return;
   const int nb = static_cast<int>(blocks_.size());
   bool anySync = false;

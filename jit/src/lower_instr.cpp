@@ -2,6 +2,8 @@
 #include "lower_fp.h"
 #include "lowering.h"
 
+#include "cucpu/ptx/isa.h"
+
 #include <llvm/IR/Intrinsics.h>
 
 namespace cucpu::jit {
@@ -132,10 +134,46 @@ llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
 
 } // namespace
 
+// The instruction table names the emitter of each family (ptx/isa/instructions.def); the
+// lowering's own pseudo-instructions, which have no form, are the runtime's.
 void KernelLowering::emitInstruction(const ptx::Instruction &in) {
-  if (emitWarpInstruction(in) || emitFloatInstruction(in) || emitIntInstruction(in) ||
-      emitConvertInstruction(in) || emitCompareInstruction(in) || emitImageInstruction(in))
-    return;
+  const ptx::FormInfo *form = ptx::formOf(in);
+  bool done = false;
+  switch (form ? form->emitter : ptx::Emitter::Runtime) {
+  case ptx::Emitter::Int:
+    done = emitIntInstruction(in);
+    break;
+  case ptx::Emitter::Float:
+    done = emitFloatInstruction(in);
+    break;
+  case ptx::Emitter::Convert:
+    done = emitConvertInstruction(in);
+    break;
+  case ptx::Emitter::Compare:
+    done = emitCompareInstruction(in);
+    break;
+  case ptx::Emitter::Image:
+    done = emitImageInstruction(in);
+    break;
+  case ptx::Emitter::Warp:
+    done = emitWarpInstruction(in);
+    break;
+  case ptx::Emitter::Memory:
+    done = emitMemoryInstruction(in);
+    break;
+  case ptx::Emitter::Control:
+  case ptx::Emitter::Runtime:
+    done = emitRuntimeInstruction(in);
+    break;
+  case ptx::Emitter::None:
+    break;
+  }
+  if (!done)
+    throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'");
+}
+
+// Data movement, memory, atomics and fences.
+bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
   const std::string &op = in.opcode;
   const T t = in.types.empty() ? T::None : in.types[0];
   llvm::Type *ty = t == T::None ? nullptr : llvmType(ctx, t);
@@ -155,6 +193,22 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
   if (op == "mov") {
     need(2);
+    if (const unsigned n = vectorWidth(in); n > 1) { // mov.v2/.v4: element by element
+      auto element = [](const ptx::Operand &v, unsigned i) {
+        if (v.kind == K::Vector)
+          return v.elems.at(i);
+        ptx::Operand e = v; // a vector register: its component i
+        e.component = static_cast<int>(i);
+        return e;
+      };
+      std::vector<Value *> values;
+      for (unsigned i = 0; i < n; ++i)
+        values.push_back(read(element(o[1], i), t, in));
+      for (unsigned i = 0; i < n; ++i)
+        if (const ptx::Operand d = element(o[0], i); d.kind != K::Sink)
+          write(d, values[i], t, in);
+      return true;
+    }
     if (o[0].kind == K::Vector || o[1].kind == K::Vector) { // pack / unpack
       const bool pack = o[1].kind == K::Vector;
       const auto &vec = pack ? o[1] : o[0];
@@ -183,10 +237,10 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
           b.CreateStore(convert(part, ri.ty, false), ri.slot);
         }
       }
-      return;
+      return true;
     }
     write(o[0], src(1, t), t, in);
-    return;
+    return true;
   }
 
   if (op == "ld" || op == "ldu" || op == "st") {
@@ -233,13 +287,13 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
           st->setAtomic(ordering);
         tagMemory(st, outside);
       }
-      return;
+      return true;
     }
     if (valOp.kind != K::Vector || valOp.elems.size() != vw)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a vector of " + std::to_string(vw));
     if (ordering != llvm::AtomicOrdering::NotAtomic && es * vw <= 16) {
       emitOrderedVector(in, valOp, p, load, ordering, outside);
-      return;
+      return true;
     }
     // Wider memory-model vectors are a set of scalar accesses in no particular order (the PTX
     // memory model's rule for vector data); each element is then an atomic access of its own.
@@ -261,7 +315,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
         tagMemory(st, outside);
       }
     }
-    return;
+    return true;
   }
 
   if (op == "cvta") {
@@ -275,7 +329,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       v = in.hasMod("to") ? b.CreateSub(v, base) : b.CreateAdd(v, base);
     }
     write(o[0], v, t, in);
-    return;
+    return true;
   }
 
   if (op == "isspacep") { // generic addresses are host pointers: find the window holding one
@@ -315,7 +369,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       unsupported();
     }
     write(o[0], r, T::Pred, in);
-    return;
+    return true;
   }
 
   if (op == "atom" || op == "red") {
@@ -338,7 +392,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       tagMemory(x, outside);
       if (isAtom)
         write(o[0], b.CreateExtractValue(x, 0), t, in);
-      return;
+      return true;
     }
     auto bop = atomicOp(in, t);
     if (bop == llvm::AtomicRMWInst::BAD_BINOP || o.size() != base + 2)
@@ -359,7 +413,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
       });
       if (isAtom)
         write(o[0], old, t, in);
-      return;
+      return true;
     }
     if (!mty->isFloatingPointTy() && bop != llvm::AtomicRMWInst::FAdd)
       v = convert(v, mty, signedType(t));
@@ -368,13 +422,13 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     tagMemory(x, outside);
     if (isAtom)
       write(o[0], x, t, in);
-    return;
+    return true;
   }
 
   if (op == "membar" || op == "fence") {
     if (!in.hasMod("cta")) // threads of one block run on one worker between barriers
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
-    return;
+    return true;
   }
 
   if ((op == "prefetch" || op == "prefetchu") && !in.hasMod("tensormap") &&
@@ -383,17 +437,16 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
     Value *addr = address(in.operands[0], spaceOf(in), in);
     b.CreateIntrinsic(llvm::Intrinsic::prefetch, {addr->getType()},
                       {addr, b.getInt32(0), b.getInt32(in.hasMod("L1") ? 3 : 2), b.getInt32(1)});
-    return;
+    return true;
   }
   if (op == "prefetch" || op == "prefetchu" || op == "pmevent" || op == "nanosleep")
-    return;
+    return true;
   // Programmatic dependent launch: a grid starts only after the grids before it in its stream
   // have finished and their memory is visible, so waiting on them and releasing the next grid
   // early are both already done.
   if (op == "griddepcontrol" && (in.hasMod("wait") || in.hasMod("launch_dependents")))
-    return;
+    return true;
 
-  unsupported();
+  return false;
 }
-
 } // namespace cucpu::jit

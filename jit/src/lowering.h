@@ -142,6 +142,7 @@ public:
   llvm::Value *convert(llvm::Value *v, llvm::Type *to, bool isSigned);
   llvm::Value *sharedBase() const { return sharedBase_; }
   void emitInstruction(const ptx::Instruction &in); // lower_instr.cpp: instruction semantics
+  bool emitMemoryInstruction(const ptx::Instruction &in);
   // ld/st.{relaxed,acquire,release} of a vector of at most 16 bytes as one atomic access: CUB's
   // tile-status pairs (st.relaxed.gpu.v2.u32) rely on it being single-copy atomic, as on a GPU.
   void emitOrderedVector(const ptx::Instruction &in, const ptx::Operand &vec, llvm::Value *p,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cucpu/ptx/ast.h"
+#include "cucpu/ptx/isa.h"
 
 #include <optional>
 #include <string>
@@ -57,6 +58,8 @@ inline ptx::Instruction instruction(const ptx::SourceLoc &loc, const char *opcod
   in.types = std::move(types);
   in.operands = std::move(operands);
   in.guard = std::move(guard);
+  in.modsBeforeType = static_cast<uint8_t>(in.mods.size());
+  ptx::assignForm(in); // none for the lowering's own pseudo-instructions (kBadCallMod)
   return in;
 }
 

@@ -616,6 +616,17 @@ private:
   const table::Form &form_;
 };
 
+// The forms of opcode `op` (an index into kOpcodes): consecutive in kForms.
+std::span<const table::Form> formsOf(uint16_t op) {
+  const auto *begin =
+      std::lower_bound(std::begin(table::kForms), std::end(table::kForms), op,
+                       [](const table::Form &f, uint16_t o) { return f.opcode < o; });
+  const auto *end = begin;
+  while (end != std::end(table::kForms) && end->opcode == op)
+    ++end;
+  return {begin, end};
+}
+
 const table::Form &deref(const table::Form &f) { return f; }
 const table::Form &deref(const table::Form *f) { return *f; }
 
@@ -746,6 +757,26 @@ private:
 } // namespace
 
 void validate(ParseResult &r) { Validator(r).run(); }
+
+bool assignForm(Instruction &in) {
+  in.form = -1;
+  auto op = indexOf(table::kOpcodes, in.opcode);
+  if (!op)
+    return false;
+  std::vector<uint16_t> mods;
+  for (const auto &m : in.mods) {
+    auto id = indexOf(table::kMods, m);
+    if (!id)
+      return false;
+    mods.push_back(*id);
+  }
+  for (const auto &f : formsOf(*op))
+    if (matchTypes(f, in.types) && matchMods(f, mods, in.modsBeforeType)) {
+      in.form = static_cast<int16_t>(&f - std::begin(table::kForms));
+      return true;
+    }
+  return false;
+}
 
 const FormInfo *formOf(const Instruction &in) {
   static const std::vector<FormInfo> infos = [] {

@@ -33,4 +33,8 @@ struct FormInfo {
 // The form validation matched `in` to; nullptr for an instruction not validated.
 const FormInfo *formOf(const Instruction &in);
 
+// Gives an instruction a later stage builds (inlined calls, implicit barriers) the first form its
+// opcode, modifiers and types select; false, and no form, when none does.
+bool assignForm(Instruction &in);
+
 } // namespace cucpu::ptx
