@@ -32,7 +32,8 @@ llvm::Function *declare(llvm::Module &m, const std::string &name, llvm::Type *ty
   return f;
 }
 
-// The 512-bit instruction for op with rounding `imm` on 16-lane operands.
+// The 512-bit instruction for op (the name emitDirectedCall gave the call) with rounding `imm`
+// on 16-lane operands.
 llvm::Value *instruction(llvm::IRBuilder<> &b, llvm::StringRef op,
                          llvm::ArrayRef<llvm::Value *> args, llvm::Value *imm) {
   using namespace llvm::Intrinsic;
@@ -57,11 +58,11 @@ bool nativeDirectedRounding() {
   return native;
 }
 
-llvm::Value *emitDirectedCall(llvm::IRBuilder<> &b, const std::string &op, int mode,
+llvm::Value *emitDirectedCall(llvm::IRBuilder<> &b, ptx::Op op, int mode,
                               const std::vector<llvm::Value *> &args) {
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   llvm::Type *f32 = b.getFloatTy();
-  const std::string name = kPrefix + op + "." + std::to_string(mode);
+  const std::string name = kPrefix + std::string(ptx::opName(op)) + "." + std::to_string(mode);
   llvm::Function *scalar = declare(m, name, f32, args.size());
   std::string variants;
   for (unsigned w : kWidths) {

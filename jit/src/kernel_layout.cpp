@@ -131,7 +131,7 @@ std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &ast)
     for (const auto &st : fn.body)
       if (auto *in = std::get_if<ptx::Instruction>(&st)) {
         size_t callee = SIZE_MAX;
-        if (in->opcode == "call")
+        if (in->op == Op::call)
           callee = !in->operands.empty() && in->operands[0].kind == ptx::Operand::Kind::List;
         for (size_t i = 0; i < in->operands.size(); ++i)
           if (i != callee)

@@ -14,11 +14,11 @@ namespace {
 enum class Access { None, Load, Store };
 
 Access volatileAccess(const ptx::Instruction &in) {
-  if ((in.opcode != "ld" && in.opcode != "st") || !in.hasMod("volatile"))
+  if ((in.op != Op::ld && in.op != Op::st) || !in.has(Mod::volatile_))
     return Access::None;
-  if (in.hasMod("local") || in.hasMod("param") || in.hasMod("const"))
+  if (in.has(Mod::local) || in.has(Mod::param) || in.has(Mod::const_))
     return Access::None;
-  return in.opcode == "ld" ? Access::Load : Access::Store;
+  return in.op == Op::ld ? Access::Load : Access::Store;
 }
 
 } // namespace

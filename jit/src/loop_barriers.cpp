@@ -16,14 +16,14 @@ namespace cucpu::jit {
 namespace {
 
 bool isIntAdd(const ptx::Instruction &in) {
-  return in.opcode == "add" && !in.guard && in.mods.empty() && in.types.size() == 1 &&
+  return in.op == Op::add && !in.guard && in.mods.empty() && in.types.size() == 1 &&
          !ptx::isFloat(in.types[0]) && in.operands.size() == 3 &&
          in.operands[0].kind == ptx::Operand::Kind::Reg;
 }
 
 bool readsMemory(const ptx::Instruction &in) {
-  return (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st") && !in.hasMod("param") &&
-         !in.hasMod("local");
+  return (in.op == Op::ld || in.op == Op::ldu || in.op == Op::st) && !in.has(Mod::param) &&
+         !in.has(Mod::local);
 }
 
 // Renames register `from` to `to` wherever an operand reads it.
@@ -181,7 +181,7 @@ void KernelLowering::stridedLoadSplits(int loopBlock, std::set<size_t> &out) con
   std::map<std::string, std::vector<Load>> groups;
   for (size_t k = 0; k < bb.instrs.size(); ++k) {
     const ptx::Instruction &in = bb.instrs[k];
-    if (in.opcode != "ld" || in.guard || !in.hasMod("global") || in.operands.size() != 2 ||
+    if (in.op != Op::ld || in.guard || !in.has(Mod::global) || in.operands.size() != 2 ||
         in.operands[1].kind != ptx::Operand::Kind::Address || !in.operands[1].addrIsReg ||
         bb.flatIndex[k] == SIZE_MAX)
       continue;
@@ -225,10 +225,10 @@ bool KernelLowering::unrollScalarLoop(int h, std::set<size_t> &splits) {
   if (bb.instrs.empty() || bb.flatIndex.back() == SIZE_MAX)
     return false;
   const ptx::Instruction &back = bb.instrs.back();
-  if (back.opcode != "bra" || !back.guard || back.operands.size() != 1)
+  if (back.op != Op::bra || !back.guard || back.operands.size() != 1)
     return false;
   const bool atomics = std::any_of(bb.instrs.begin(), bb.instrs.end(), [](const auto &in) {
-    return in.opcode == "atom" || in.opcode == "red";
+    return in.op == Op::atom || in.op == Op::red;
   });
   if (!atomics)
     return false;

@@ -16,18 +16,27 @@ namespace {
 
 bool scalarFormat(T t, Format *f) {
   switch (t) {
-  case T::F16: *f = Format::F16; return true;
-  case T::BF16: *f = Format::BF16; return true;
-  case T::F32: *f = Format::F32; return true;
-  case T::F64: *f = Format::F64; return true;
-  default: return false;
+  case T::F16:
+    *f = Format::F16;
+    return true;
+  case T::BF16:
+    *f = Format::BF16;
+    return true;
+  case T::F32:
+    *f = Format::F32;
+    return true;
+  case T::F64:
+    *f = Format::F64;
+    return true;
+  default:
+    return false;
   }
 }
 
 } // namespace
 
 bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
-  if (in.opcode != "cvt")
+  if (in.op != Op::cvt)
     return false;
   const auto &o = in.operands;
   if (in.types.size() != 2)
@@ -36,30 +45,38 @@ bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
   fp::Emitter e{b};
   T dt = in.types[0], st = in.types[1];
   const Round mode = fp::roundOf(in);
-  const bool intRound = in.hasMod("rni") || in.hasMod("rzi") || in.hasMod("rmi") || in.hasMod("rpi");
-  const bool ftz = in.hasMod("ftz"), sat = in.hasMod("sat"), relu = in.hasMod("relu");
-  const bool satfinite = in.hasMod("satfinite");
+  const bool intRound =
+      in.has(Mod::rni) || in.has(Mod::rzi) || in.has(Mod::rmi) || in.has(Mod::rpi);
+  const bool ftz = in.has(Mod::ftz), sat = in.has(Mod::sat), relu = in.has(Mod::relu);
+  const bool satfinite = in.has(Mod::satfinite);
   Format sf, df;
   const bool sFl = scalarFormat(st, &sf), dFl = scalarFormat(dt, &df);
 
   // float -> float (one value of format df from a value of format sf)
   auto floatToFloat = [&](Value *v) -> Value * {
-    if (ftz && sf == Format::F32) v = e.ftz(v, sf);
+    if (ftz && sf == Format::F32)
+      v = e.ftz(v, sf);
     Value *r;
     if (intRound) {
-      if (sf != df) unsupported();
-      auto id = mode == Round::RN ? llvm::Intrinsic::rint : mode == Round::RZ ? llvm::Intrinsic::trunc
-                : mode == Round::RM ? llvm::Intrinsic::floor : llvm::Intrinsic::ceil;
+      if (sf != df)
+        unsupported();
+      auto id = mode == Round::RN   ? llvm::Intrinsic::rint
+                : mode == Round::RZ ? llvm::Intrinsic::trunc
+                : mode == Round::RM ? llvm::Intrinsic::floor
+                                    : llvm::Intrinsic::ceil;
       r = fp::isHalfFormat(sf) ? e.fromFloatRN(b.CreateUnaryIntrinsic(id, e.toFloat(v, sf)), sf)
                                : b.CreateUnaryIntrinsic(id, v);
     } else if (fp::formatBits(df) > fp::formatBits(sf) || sf == df) {
       r = df == Format::F64 ? e.toDouble(v, sf) : df == Format::F32 ? e.toFloat(v, sf) : v;
     } else {
-      if (mode == Round::RNA) unsupported();
+      if (mode == Round::RNA)
+        unsupported();
       r = e.roundNarrow(e.toDouble(v, sf), llvm::ConstantFP::get(b.getDoubleTy(), 0.0), df, mode);
     }
-    if (ftz && df == Format::F32) r = e.ftz(r, df);
-    if (sat) r = e.sat(r, df);
+    if (ftz && df == Format::F32)
+      r = e.ftz(r, df);
+    if (sat)
+      r = e.sat(r, df);
     if (relu || satfinite) {
       Value *x = e.toFloat(r, df);
       Value *nan = b.CreateFCmpUNO(x, x);
@@ -93,7 +110,8 @@ bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
       Value *back = sg ? b.CreateFPToSI(hi, w) : b.CreateFPToUI(hi, w);
       lo = b.CreateSIToFP(b.CreateSub(x, back), b.getDoubleTy());
     }
-    if (df == Format::F64) return e.adjust(hi, lo, mode);
+    if (df == Format::F64)
+      return e.adjust(hi, lo, mode);
     return e.roundNarrow(hi, lo, df, mode);
   };
 
@@ -112,34 +130,40 @@ bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
   Value *r;
   if (dt == T::TF32 && st == T::F32) {
     // round the bits to 10 mantissa bits, ties away from zero; the GPU applies this to NaNs too
-    if (mode != Round::RNA) unsupported();
+    if (mode != Round::RNA)
+      unsupported();
     Value *u = b.CreateBitCast(v, b.getInt32Ty());
     r = b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), b.getInt32(0xffffe000));
   } else if (sFl && dFl) {
     r = floatToFloat(v);
   } else if (sFl) { // float -> int: round, then saturate; NaN gives what the GPU gives
-    if (ftz && sf == Format::F32) v = e.ftz(v, sf);
+    if (ftz && sf == Format::F32)
+      v = e.ftz(v, sf);
     Value *x = sf == Format::F64 ? v : e.toFloat(v, sf);
-    if (mode == Round::RN) x = b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, x);
-    else if (mode == Round::RM) x = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
-    else if (mode == Round::RP) x = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
+    if (mode == Round::RN)
+      x = b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, x);
+    else if (mode == Round::RM)
+      x = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
+    else if (mode == Round::RP)
+      x = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
     auto id = ptx::isSigned(dt) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     r = b.CreateIntrinsic(id, {dty, x->getType()}, {x});
     unsigned db = dty->getIntegerBitWidth();
-    Value *nanValue = (sf == Format::F64 || db == 64)
-                          ? b.getInt(llvm::APInt::getSignedMinValue(db))
-                          : llvm::ConstantInt::get(dty, 0);
+    Value *nanValue = (sf == Format::F64 || db == 64) ? b.getInt(llvm::APInt::getSignedMinValue(db))
+                                                      : llvm::ConstantInt::get(dty, 0);
     r = b.CreateSelect(b.CreateFCmpUNO(x, x), nanValue, r);
   } else if (dFl) {
     r = intToFloat(v);
-    if (sat) r = e.sat(r, df);
+    if (sat)
+      r = e.sat(r, df);
   } else { // int -> int, with optional saturation to the destination range
     unsigned db = dty->getIntegerBitWidth(), sb = v->getType()->getIntegerBitWidth();
     if (sat) {
       unsigned wb = std::max(db, sb) + 1;
       llvm::Type *w = b.getIntNTy(wb);
       Value *x = ptx::isSigned(st) ? b.CreateSExt(v, w) : b.CreateZExt(v, w);
-      llvm::APInt lo = ptx::isSigned(dt) ? llvm::APInt::getSignedMinValue(db).sext(wb) : llvm::APInt(wb, 0);
+      llvm::APInt lo =
+          ptx::isSigned(dt) ? llvm::APInt::getSignedMinValue(db).sext(wb) : llvm::APInt(wb, 0);
       llvm::APInt hi = ptx::isSigned(dt) ? llvm::APInt::getSignedMaxValue(db).sext(wb)
                                          : llvm::APInt::getMaxValue(db).zext(wb);
       x = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::get(w, lo));

@@ -35,11 +35,8 @@ Value *KernelLowering::perLane(unsigned lanes, const std::vector<Value *> &args,
 }
 
 bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
-  static const std::set<std::string> kOps = {
-      "add", "sub", "mul", "fma",  "mad", "div", "rcp", "sqrt", "rsqrt", "sin",
-      "cos", "lg2", "ex2", "tanh", "neg", "abs", "min", "max",  "testp", "copysign"};
-  const std::string &op = in.opcode;
-  if (!kOps.count(op) || in.types.size() != 1)
+  const Op op = in.op;
+  if (in.types.size() != 1)
     return false;
   const T t = in.types[0];
   Format f;
@@ -50,26 +47,30 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
   const auto &o = in.operands;
   auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
   const bool half = fp::isHalfFormat(f);
-  const bool ftz = in.hasMod("ftz"), sat = in.hasMod("sat"), relu = in.hasMod("relu");
-  const bool approx = in.hasMod("approx");
+  const bool ftz = in.has(Mod::ftz), sat = in.has(Mod::sat), relu = in.has(Mod::relu);
+  const bool approx = in.has(Mod::approx);
   const Round mode = fp::roundOf(in);
-  for (const auto &m : in.mods)
-    if (m != "ftz" && m != "sat" && m != "relu" && m != "approx" && m != "full" && m != "rn" &&
-        m != "rz" && m != "rm" && m != "rp" && m != "NaN" && m != "xorsign" && m != "abs" &&
-        !(op == "testp" && (m == "finite" || m == "infinite" || m == "number" ||
-                            m == "notanumber" || m == "normal" || m == "subnormal")))
+  static constexpr Mod kHandled[] = {Mod::ftz,  Mod::sat, Mod::relu,    Mod::approx,
+                                     Mod::full, Mod::rn,  Mod::rz,      Mod::rm,
+                                     Mod::rp,   Mod::NaN, Mod::xorsign, Mod::abs};
+  static constexpr Mod kClasses[] = {Mod::finite,     Mod::infinite, Mod::number,
+                                     Mod::notanumber, Mod::normal,   Mod::subnormal};
+  for (Mod m : in.modIds)
+    if (std::find(std::begin(kHandled), std::end(kHandled), m) == std::end(kHandled) &&
+        !(op == Op::testp &&
+          std::find(std::begin(kClasses), std::end(kClasses), m) != std::end(kClasses)))
       unsupported();
 
-  size_t nsrc = (op == "fma" || op == "mad") ? 3
-                : (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "min" ||
-                   op == "max" || op == "copysign")
+  size_t nsrc = (op == Op::fma || op == Op::mad) ? 3
+                : (op == Op::add || op == Op::sub || op == Op::mul || op == Op::div ||
+                   op == Op::min || op == Op::max || op == Op::copysign)
                     ? 2
                     : 1;
   if (o.size() != nsrc + 1)
     throwInvalid(in.loc,
                  "'" + spellingOf(in) + "' expects " + std::to_string(nsrc + 1) + " operands");
 
-  if (op == "testp") {
+  if (op == Op::testp) {
     if (half)
       unsupported();
     Value *x = read(o[1], t, in);
@@ -78,19 +79,19 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
     Value *inf = llvm::ConstantFP::getInfinity(ty);
     Value *minNormal = llvm::ConstantFP::get(ty, f == Format::F32 ? 0x1p-126 : 0x1p-1022);
     Value *r = nullptr;
-    if (in.hasMod("finite"))
+    if (in.has(Mod::finite))
       r = b.CreateFCmpOLT(a, inf);
-    else if (in.hasMod("infinite"))
+    else if (in.has(Mod::infinite))
       r = b.CreateFCmpOEQ(a, inf);
-    else if (in.hasMod("number"))
+    else if (in.has(Mod::number))
       r = b.CreateFCmpORD(x, x);
-    else if (in.hasMod("notanumber"))
+    else if (in.has(Mod::notanumber))
       r = b.CreateFCmpUNO(x, x);
-    else if (in.hasMod("normal")) // zero counts as normal on the GPU
+    else if (in.has(Mod::normal)) // zero counts as normal on the GPU
       r = b.CreateAnd(b.CreateFCmpOLT(a, inf),
                       b.CreateNot(b.CreateAnd(b.CreateFCmpOLT(a, minNormal),
                                               b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)))));
-    else if (in.hasMod("subnormal"))
+    else if (in.has(Mod::subnormal))
       r = b.CreateAnd(b.CreateFCmpOLT(a, minNormal),
                       b.CreateFCmpONE(a, llvm::ConstantFP::get(ty, 0.0)));
     else
@@ -157,13 +158,13 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
     for (auto &v : a)
       v = flush(v);
     Value *r = nullptr;
-    if (op == "add" || op == "sub" || op == "mul" || op == "fma" || op == "mad") {
-      std::string aop = op == "mad" ? "fma" : op;
-      if (!half && !fp::hasRound(in) && aop != "fma") {
+    if (op == Op::add || op == Op::sub || op == Op::mul || op == Op::fma || op == Op::mad) {
+      const Op aop = op == Op::mad ? Op::fma : op;
+      if (!half && !fp::hasRound(in) && aop != Op::fma) {
         // no rounding modifier: round to nearest, contraction into fma allowed
-        r = aop == "add"   ? b.CreateFAdd(a[0], a[1])
-            : aop == "sub" ? b.CreateFSub(a[0], a[1])
-                           : b.CreateFMul(a[0], a[1]);
+        r = aop == Op::add   ? b.CreateFAdd(a[0], a[1])
+            : aop == Op::sub ? b.CreateFSub(a[0], a[1])
+                             : b.CreateFMul(a[0], a[1]);
         llvm::FastMathFlags fm;
         fm.setAllowContract(true);
         llvm::cast<llvm::Instruction>(r)->setFastMathFlags(fm);
@@ -172,7 +173,7 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
           unsupported();
         r = e.arith(aop, f, mode, a);
       }
-    } else if (op == "div") {
+    } else if (op == Op::div) {
       if (approx) {
         // a * (1/b), the reciprocal flushed (|b| > 2^126 gives 0); a subnormal divisor (kept
         // without .ftz) is scaled by the GPU first, which gives the quotient itself
@@ -183,31 +184,31 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
                                    a[1]->getType());
         r = b.CreateSelect(subnormal, q, r);
       } else {
-        r = e.arith("div", f, in.hasMod("full") ? Round::RN : mode, a);
+        r = e.arith(Op::div, f, in.has(Mod::full) ? Round::RN : mode, a);
       }
-    } else if (op == "rcp") {
-      r = e.arith("div", f, approx ? Round::RN : mode,
+    } else if (op == Op::rcp) {
+      r = e.arith(Op::div, f, approx ? Round::RN : mode,
                   {llvm::ConstantFP::get(a[0]->getType(), 1.0), a[0]});
-    } else if (op == "sqrt") {
-      r = e.arith("sqrt", f, approx ? Round::RN : mode, a);
-    } else if (op == "rsqrt") {
+    } else if (op == Op::sqrt) {
+      r = e.arith(Op::sqrt, f, approx ? Round::RN : mode, a);
+    } else if (op == Op::rsqrt) {
       r = viaFloat(a[0], [&](Value *x) -> Value * {
         Value *d = f == Format::F64 ? x : b.CreateFPExt(x, b.getDoubleTy());
         Value *q = b.CreateFDiv(llvm::ConstantFP::get(d->getType(), 1.0),
                                 b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, d));
         return f == Format::F64 ? q : b.CreateFPTrunc(q, b.getFloatTy());
       });
-    } else if (op == "ex2" && f != Format::F64) {
+    } else if (op == Op::ex2 && f != Format::F64) {
       r = viaFloat(a[0], [&](Value *x) { return exp2Approx(x); });
-    } else if (op == "sin" || op == "cos" || op == "lg2" || op == "ex2") {
+    } else if (op == Op::sin || op == Op::cos || op == Op::lg2 || op == Op::ex2) {
       if (f == Format::F64)
         unsupported();
-      auto id = op == "sin"   ? llvm::Intrinsic::sin
-                : op == "cos" ? llvm::Intrinsic::cos
-                : op == "lg2" ? llvm::Intrinsic::log2
-                              : llvm::Intrinsic::exp2;
+      auto id = op == Op::sin   ? llvm::Intrinsic::sin
+                : op == Op::cos ? llvm::Intrinsic::cos
+                : op == Op::lg2 ? llvm::Intrinsic::log2
+                                : llvm::Intrinsic::exp2;
       r = viaFloat(a[0], [&](Value *x) { return b.CreateUnaryIntrinsic(id, x); });
-    } else if (op == "tanh") {
+    } else if (op == Op::tanh) {
       if (f == Format::F64)
         unsupported();
       r = viaFloat(a[0], [&](Value *x) -> Value * {
@@ -225,19 +226,19 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
         th = b.CreateSelect(b.CreateFCmpUNO(d, d), d, th);
         return b.CreateFPTrunc(th, b.getFloatTy());
       });
-    } else if (op == "neg" || op == "abs") {
+    } else if (op == Op::neg || op == Op::abs) {
       Value *bits = bitsOf(a[0]);
-      bits =
-          op == "neg" ? b.CreateXor(bits, signMask()) : b.CreateAnd(bits, b.CreateNot(signMask()));
+      bits = op == Op::neg ? b.CreateXor(bits, signMask())
+                           : b.CreateAnd(bits, b.CreateNot(signMask()));
       r = fromBits(bits, a[0]);
-    } else if (op == "copysign") { // d = b with the sign of a
+    } else if (op == Op::copysign) { // d = b with the sign of a
       Value *s = b.CreateAnd(bitsOf(a[0]), signMask());
       r = fromBits(b.CreateOr(b.CreateAnd(bitsOf(a[1]), b.CreateNot(signMask())), s), a[1]);
-    } else if (op == "min" || op == "max") {
-      const bool isMin = op == "min";
+    } else if (op == Op::min || op == Op::max) {
+      const bool isMin = op == Op::min;
       Value *x = a[0], *y = a[1];
       Value *sx = nullptr;
-      if (in.hasMod("xorsign")) {
+      if (in.has(Mod::xorsign)) {
         sx = b.CreateAnd(b.CreateXor(bitsOf(x), bitsOf(y)), signMask());
         x = fromBits(b.CreateAnd(bitsOf(x), b.CreateNot(signMask())), x);
         y = fromBits(b.CreateAnd(bitsOf(y), b.CreateNot(signMask())), y);
@@ -249,7 +250,7 @@ bool KernelLowering::emitFloatInstruction(const ptx::Instruction &in) {
           fromBits(isMin ? b.CreateOr(bitsOf(x), bitsOf(y)) : b.CreateAnd(bitsOf(x), bitsOf(y)), x);
       r = b.CreateSelect(eq, zeros, pick);
       Value *nx = isNaN(x), *ny = isNaN(y);
-      if (in.hasMod("NaN"))
+      if (in.has(Mod::NaN))
         r = b.CreateSelect(b.CreateOr(nx, ny), canonNaN(x), r);
       else
         r = b.CreateSelect(nx, b.CreateSelect(ny, canonNaN(x), y), b.CreateSelect(ny, x, r));

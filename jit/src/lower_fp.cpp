@@ -14,25 +14,25 @@ namespace cucpu::jit::fp {
 using llvm::Value;
 
 Round roundOf(const ptx::Instruction &in, Round dflt) {
-  for (const auto &m : in.mods) {
-    if (m == "rn" || m == "rni")
+  for (Mod m : in.modIds) {
+    if (m == Mod::rn || m == Mod::rni)
       return Round::RN;
-    if (m == "rz" || m == "rzi")
+    if (m == Mod::rz || m == Mod::rzi)
       return Round::RZ;
-    if (m == "rm" || m == "rmi")
+    if (m == Mod::rm || m == Mod::rmi)
       return Round::RM;
-    if (m == "rp" || m == "rpi")
+    if (m == Mod::rp || m == Mod::rpi)
       return Round::RP;
-    if (m == "rna")
+    if (m == Mod::rna)
       return Round::RNA;
   }
   return dflt;
 }
 
 bool hasRound(const ptx::Instruction &in) {
-  for (const auto &m : in.mods)
-    if (m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rna" || m == "rni" ||
-        m == "rzi" || m == "rmi" || m == "rpi")
+  for (Mod m : in.modIds)
+    if (m == Mod::rn || m == Mod::rz || m == Mod::rm || m == Mod::rp || m == Mod::rna ||
+        m == Mod::rni || m == Mod::rzi || m == Mod::rmi || m == Mod::rpi)
       return true;
   return false;
 }
@@ -223,27 +223,27 @@ Value *Emitter::roundNarrow(Value *hi, Value *lo, Format to, Round m) {
   return b.CreateTrunc(b.CreateSelect(isNaN, b.getInt32(0x7fff), r), b.getInt16Ty());
 }
 
-Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Value *> args) {
+Value *Emitter::arith(Op op, Format f, Round m, std::vector<Value *> args) {
   Value *a = args[0];
   Value *c = args.size() > 1 ? args[1] : nullptr;
   Value *d = args.size() > 2 ? args[2] : nullptr;
-  if (op == "sub")
+  if (op == Op::sub)
     c = isHalfFormat(f) ? b.CreateXor(c, b.getInt16(0x8000)) : b.CreateFNeg(c);
-  const bool addLike = op == "add" || op == "sub";
+  const bool addLike = op == Op::add || op == Op::sub;
   auto native = [&](Value *x, Value *y, Value *z) -> Value * {
     if (addLike)
       return b.CreateFAdd(x, y);
-    if (op == "mul")
+    if (op == Op::mul)
       return b.CreateFMul(x, y);
-    if (op == "div")
+    if (op == Op::div)
       return b.CreateFDiv(x, y);
-    if (op == "sqrt")
+    if (op == Op::sqrt)
       return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
     return fma(x, y, z);
   };
   // The sign of an exact zero sum in round-down mode: negative unless both addends are +0.
   auto rmZero = [&](Value *r, Value *p, Value *q) {
-    if (m != Round::RM || !(addLike || op == "fma"))
+    if (m != Round::RM || !(addLike || op == Op::fma))
       return r;
     Value *isZero = b.CreateFCmpOEQ(r, llvm::ConstantFP::get(r->getType(), 0.0));
     return b.CreateSelect(isZero, withSign(r, b.CreateOr(signBit(p), signBit(q))), r);
@@ -278,13 +278,13 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
     if (addLike) {
       resid = twoSum(a, c).second;
       fin = b.CreateAnd(fin, isFinite(c));
-    } else if (op == "mul") {
+    } else if (op == Op::mul) {
       Value *tiny = below(r, -960);
       auto [big, small] = scaledFactors();
       resid = fma(b.CreateSelect(tiny, big, a), b.CreateSelect(tiny, small, c),
                   b.CreateFNeg(b.CreateSelect(tiny, pow2(r, 1074), r)));
       fin = b.CreateAnd(fin, isFinite(c));
-    } else if (op == "div") {
+    } else if (op == Op::div) {
       // tiny quotient: scale it and the dividend up, or the (huge) divisor down;
       // tiny divisor: scale dividend and divisor up
       Value *tiny = below(r, -960), *smallA = below(a, -60), *tinyC = below(c, -900);
@@ -298,7 +298,7 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
                            b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, one, c));
       fin = b.CreateAnd(b.CreateAnd(fin, isFinite(c)),
                         b.CreateFCmpONE(c, llvm::ConstantFP::get(c->getType(), 0.0)));
-    } else if (op == "sqrt") {
+    } else if (op == Op::sqrt) {
       resid = fma(b.CreateFNeg(r), r, a);
     } else {
       Value *ac = b.CreateFMul(a, c), *tinyD = below(d, -900);
@@ -319,7 +319,7 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
     // overflow of an exact finite result: the exact value is smaller in magnitude
     Value *ovf = b.CreateAnd(fin, b.CreateNot(isFinite(r)));
     resid = b.CreateSelect(ovf, b.CreateFNeg(r), resid);
-    if (op == "fma") {
+    if (op == Op::fma) {
       Value *sign = b.CreateXor(signBit(a), signBit(c));
       Value *isZero = b.CreateFCmpOEQ(r, llvm::ConstantFP::get(r->getType(), 0.0));
       Value *exactZero =
@@ -335,7 +335,7 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
     for (Value *x : {c, d})
       if (x)
         ops.push_back(x);
-    return emitDirectedCall(b, addLike ? "add" : op,
+    return emitDirectedCall(b, addLike ? Op::add : op,
                             m == Round::RM   ? 1
                             : m == Round::RP ? 2
                                              : 3,
@@ -349,12 +349,12 @@ Value *Emitter::arith(const std::string &op, Format f, Round m, std::vector<Valu
   if (addLike) {
     std::tie(hi, lo) = twoSum(A, C);
     hi = rmZero(hi, A, C);
-  } else if (op == "mul") {
+  } else if (op == Op::mul) {
     hi = b.CreateFMul(A, C);
-  } else if (op == "div") {
+  } else if (op == Op::div) {
     hi = b.CreateFDiv(A, C);
     lo = b.CreateFMul(fma(b.CreateFNeg(hi), C, A), C);
-  } else if (op == "sqrt") {
+  } else if (op == Op::sqrt) {
     hi = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, A);
     lo = fma(b.CreateFNeg(hi), hi, A);
   } else {

@@ -9,6 +9,9 @@
 
 namespace cucpu::jit::fp {
 
+using Mod = ptx::Mod;
+using Op = ptx::Op;
+
 enum class Round { RN, RZ, RM, RP, RNA };
 enum class Format { F16, BF16, F32, F64 };
 
@@ -29,7 +32,7 @@ struct Emitter {
   llvm::Type *dbl() { return b.getDoubleTy(); }
   // Exact conversion of a value of format f to double, and back by plain truncation.
   llvm::Value *toDouble(llvm::Value *v, Format f);
-  llvm::Value *toFloat(llvm::Value *v, Format f); // f16/bf16/f32 -> float (exact)
+  llvm::Value *toFloat(llvm::Value *v, Format f);     // f16/bf16/f32 -> float (exact)
   llvm::Value *fromFloatRN(llvm::Value *x, Format f); // float -> f16/bf16 bits, RN
   // Subnormal -> zero of the same sign (`f` selects the threshold).
   llvm::Value *ftz(llvm::Value *x, Format f);
@@ -46,11 +49,11 @@ struct Emitter {
   std::pair<llvm::Value *, llvm::Value *> twoSum(llvm::Value *a, llvm::Value *c);
   llvm::Value *fma(llvm::Value *a, llvm::Value *c, llvm::Value *d);
   llvm::Value *isFinite(llvm::Value *x);
-  llvm::Value *signBit(llvm::Value *x); // i1
+  llvm::Value *signBit(llvm::Value *x);                    // i1
   llvm::Value *withSign(llvm::Value *x, llvm::Value *neg); // |x| with sign bit `neg` (i1)
   // Binary operation ("add", "sub", "mul", "div") or fma / sqrt in format f with rounding m;
   // exact for every mode. args are values of format f.
-  llvm::Value *arith(const std::string &op, Format f, Round m, std::vector<llvm::Value *> args);
+  llvm::Value *arith(Op op, Format f, Round m, std::vector<llvm::Value *> args);
 };
 
 } // namespace cucpu::jit::fp

@@ -30,17 +30,17 @@ constexpr int kCudaErrorInvalidPtx = 218;
 constexpr int kCudaErrorNotSupported = 801;
 constexpr unsigned kServicesTrapOffset = offsetof(cucpu_services, trap);
 
-bool isTerminatorOp(const std::string &op) { return op == "bra" || op == "ret" || op == "exit"; }
+bool isTerminatorOp(Op op) { return op == Op::bra || op == Op::ret || op == Op::exit; }
 
 // Opcodes whose operands are all sources (no destination register).
-bool hasNoDest(const std::string &op) {
-  static const char *const kOps[] = {"st",         "red",       "bar",       "barrier",
-                                     "bra",        "ret",       "exit",      "membar",
-                                     "fence",      "prefetch",  "prefetchu", "trap",
-                                     "brkpt",      "nanosleep", "call",      "pmevent",
-                                     "discard",    "stmatrix",  "cp",        "griddepcontrol",
-                                     "setmaxnreg", "sust",      "sured"};
-  for (const char *k : kOps)
+bool hasNoDest(Op op) {
+  static constexpr Op kOps[] = {Op::st,         Op::red,       Op::bar,       Op::barrier,
+                                Op::bra,        Op::ret,       Op::exit,      Op::membar,
+                                Op::fence,      Op::prefetch,  Op::prefetchu, Op::trap,
+                                Op::brkpt,      Op::nanosleep, Op::call,      Op::pmevent,
+                                Op::discard,    Op::stmatrix,  Op::cp,        Op::griddepcontrol,
+                                Op::setmaxnreg, Op::sust,      Op::sured};
+  for (Op k : kOps)
     if (op == k)
       return true;
   return false;
@@ -434,7 +434,7 @@ void KernelLowering::collectRegisters() {
             if (copy.guard)
               rename(copy.guard->reg);
             const ptx::Function *callee = nullptr;
-            if (copy.opcode == "call") {
+            if (copy.op == Op::call) {
               size_t i = !copy.operands.empty() && copy.operands[0].kind == ptx::Operand::Kind::List
                              ? 1
                              : 0;
@@ -451,14 +451,14 @@ void KernelLowering::collectRegisters() {
               unlessGuard(copy, [&](const ptx::Instruction &c) { inlineCall(c, callee); });
               continue;
             }
-            if (depth > 0 && (copy.opcode == "ret")) {
+            if (depth > 0 && (copy.op == Op::ret)) {
               // Returning from an inlined function continues after its call.
               flat_.push_back(build::branch(copy.loc, endLabel, copy.guard));
               continue;
             }
             // (Classified by opcode only: the forms are validated when blocks are formed, once
             // the whole body is flat.)
-            const bool sync = copy.opcode == "bar" || copy.opcode == "barrier" || isWarpSync(copy);
+            const bool sync = copy.op == Op::bar || copy.op == Op::barrier || isWarpSync(copy);
             if (copy.guard && sync) {
               // `@p bar.sync 0` / `@p shfl.sync ...`: a synchronisation point inside a branch,
               // which the block formation handles like any other.
@@ -547,21 +547,21 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       const bool implicit = in == &implicitBarrier;
       Region &r = syncBlock(*in, implicit ? SIZE_MAX : fi, implicit);
       r.warp = warp;
-      if (!warp && in->operands.size() == (in->hasMod("red") ? 4u : 2u)) {
+      if (!warp && in->operands.size() == (in->has(Mod::red) ? 4u : 2u)) {
         r.dynamicBarrier = !countedBarrier(*in, r.barrierId, r.count);
         namedBarriers_ = true;
       }
       warpMode_ |= warp;
       continue;
     }
-    if ((in->opcode == "bar" || in->opcode == "barrier") && in->hasMod("arrive")) {
+    if ((in->op == Op::bar || in->op == Op::barrier) && in->has(Mod::arrive)) {
       uint32_t id = 0, count = 0;
       countedBarrier(*in, id, count);
       namedBarriers_ = true;
     }
     blocks_.back().instrs.push_back(*in);
     blocks_.back().flatIndex.push_back(fi);
-    if (isTerminatorOp(blocks_.back().instrs.back().opcode))
+    if (isTerminatorOp(blocks_.back().instrs.back().op))
       blocks_.emplace_back();
   }
   info_.regions = static_cast<uint32_t>(regions_.size());
@@ -578,7 +578,7 @@ void KernelLowering::buildBlocks() {
     const ptx::Instruction *last = bb.instrs.empty() ? nullptr : &bb.instrs.back();
     bool fallthrough = true;
     if (last && bb.syncRegion < 0) {
-      if (last->opcode == "bra") {
+      if (last->op == Op::bra) {
         if (last->operands.size() != 1 || last->operands[0].kind != ptx::Operand::Kind::Symbol)
           throwUnsupported(last->loc, "branch to a non-label target");
         auto it = labels_.find(last->operands[0].name);
@@ -586,7 +586,7 @@ void KernelLowering::buildBlocks() {
           throwInvalid(last->loc, "unknown label '" + last->operands[0].name + "'");
         bb.succs.push_back(it->second);
         fallthrough = last->guard.has_value();
-      } else if (last->opcode == "ret" || last->opcode == "exit") {
+      } else if (last->op == Op::ret || last->op == Op::exit) {
         fallthrough = last->guard.has_value();
       }
     }
@@ -596,20 +596,20 @@ void KernelLowering::buildBlocks() {
 }
 
 bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
-  if (in.opcode == "bar" || in.opcode == "barrier") {
-    if (in.hasMod("warp"))
+  if (in.op == Op::bar || in.op == Op::barrier) {
+    if (in.has(Mod::warp))
       return false; // bar.warp.sync: lanes of a warp run in lockstep between barriers
-    if (in.hasMod("arrive"))
+    if (in.has(Mod::arrive))
       return false; // counts towards a named barrier; the thread does not wait
-    if (in.hasMod("sync") || in.mods.empty() || (in.mods.size() == 1 && in.hasMod("aligned")) ||
-        (in.hasMod("aligned") && in.hasMod("sync"))) {
+    if (in.has(Mod::sync) || in.mods.empty() || (in.mods.size() == 1 && in.has(Mod::aligned)) ||
+        (in.has(Mod::aligned) && in.has(Mod::sync))) {
       if (in.operands.size() > 1) {
         uint32_t id = 0, count = 0;
         countedBarrier(in, id, count); // validates the id and thread count when constant
       }
       return true;
     }
-    if (in.hasMod("red")) { // bar.red.{popc,and,or}: d, barrier id[, thread count], predicate
+    if (in.has(Mod::red)) { // bar.red.{popc,and,or}: d, barrier id[, thread count], predicate
       if (in.operands.size() != 3) {
         uint32_t id = 0, count = 0;
         countedBarrier(in, id, count);
@@ -628,7 +628,7 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
   int defs = 0;
   for (const auto &st : flat_) {
     const auto *in = std::get_if<ptx::Instruction>(&st);
-    if (!in || in->operands.empty() || hasNoDest(in->opcode))
+    if (!in || in->operands.empty() || hasNoDest(in->op))
       continue;
     const ptx::Operand &d = in->operands[0];
     bool defines = d.name2 == name || (d.kind == K::Reg && d.name == name);
@@ -637,7 +637,7 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
     if (!defines)
       continue;
     ++defs;
-    const bool movImm = in->opcode == "mov" && !in->guard && d.kind == K::Reg && d.name2.empty() &&
+    const bool movImm = in->op == Op::mov && !in->guard && d.kind == K::Reg && d.name2.empty() &&
                         in->operands.size() == 2 && in->operands[1].kind == K::Imm;
     value = movImm ? std::optional<int64_t>(in->operands[1].imm) : std::nullopt;
   }
@@ -646,11 +646,11 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
 
 // Warp-level synchronisation: the lanes of a warp exchange values or wait for each other.
 bool KernelLowering::isWarpSync(const ptx::Instruction &in) const {
-  const std::string &op = in.opcode;
-  if (op == "bar" || op == "barrier")
-    return in.hasMod("warp");
-  return op == "shfl" || op == "vote" || op == "match" || op == "redux" || op == "activemask" ||
-         op == "elect";
+  const Op op = in.op;
+  if (op == Op::bar || op == Op::barrier)
+    return in.has(Mod::warp);
+  return op == Op::shfl || op == Op::vote || op == Op::match || op == Op::redux ||
+         op == Op::activemask || op == Op::elect;
 }
 
 // Register ids an instruction reads (defs=false) or writes (defs=true).
@@ -681,11 +681,11 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
         visit(e, isDef);
     }
   };
-  bool callWithReturn = in.opcode == "call" && !in.operands.empty() &&
-                        in.operands[0].kind == ptx::Operand::Kind::List;
+  bool callWithReturn =
+      in.op == Op::call && !in.operands.empty() && in.operands[0].kind == ptx::Operand::Kind::List;
   for (size_t i = 0; i < in.operands.size(); ++i) {
-    bool barRed = (in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("red");
-    bool isDef = (i == 0 && (!hasNoDest(in.opcode) || barRed)) || (i == 0 && callWithReturn);
+    bool barRed = (in.op == Op::bar || in.op == Op::barrier) && in.has(Mod::red);
+    bool isDef = (i == 0 && (!hasNoDest(in.op) || barRed)) || (i == 0 && callWithReturn);
     visit(in.operands[i], isDef);
   }
   if (!defs && in.guard)
@@ -809,7 +809,7 @@ std::vector<int> KernelLowering::blocksFrom(int first, bool throughImplicit) con
 // ld.param of the kernel's own parameters (by name): the same for every thread. Loads from a
 // call's argument or return slots (.param variables in the body) are per-thread values.
 bool KernelLowering::readsKernelParameter(const ptx::Instruction &in) const {
-  if (in.opcode != "ld" || !in.hasMod("param") || in.operands.size() < 2)
+  if (in.op != Op::ld || !in.has(Mod::param) || in.operands.size() < 2)
     return false;
   const ptx::Operand &a = in.operands[1];
   return a.kind == ptx::Operand::Kind::Address && !a.addrIsReg && !regIds_.count(a.name) &&
@@ -841,7 +841,7 @@ void KernelLowering::findRematerializable() {
       return false; // a cycle: defined in terms of itself
     state[r] = 1;
     bool ok =
-        defs[r] == 1 && !def[r]->guard && !def[r]->hasMod("cc") && !ptx::isFloat(regs_[r].type);
+        defs[r] == 1 && !def[r]->guard && !def[r]->has(Mod::cc) && !ptx::isFloat(regs_[r].type);
     if (ok) {
       const ptx::Instruction &in = *def[r];
       bool pure = std::any_of(std::begin(kPure), std::end(kPure),
@@ -982,9 +982,9 @@ bool KernelLowering::threadsMayDisagree() const {
     if (exitsOnly[i] || bb.syncRegion >= 0 || bb.instrs.empty())
       continue;
     for (const auto &in : bb.instrs)
-      if ((in.opcode == "ret" || in.opcode == "exit") && varyingGuard(in))
+      if ((in.op == Op::ret || in.op == Op::exit) && varyingGuard(in))
         return true;
-    if (bb.instrs.back().opcode != "bra" || !varyingGuard(bb.instrs.back()))
+    if (bb.instrs.back().op != Op::bra || !varyingGuard(bb.instrs.back()))
       continue;
     std::vector<bool> seen(nb, false);
     std::vector<int> work(bb.succs.begin(), bb.succs.end());
@@ -998,7 +998,7 @@ bool KernelLowering::threadsMayDisagree() const {
       if (xb.syncRegion >= 0 || xb.succs.empty())
         return true;
       for (const auto &in : xb.instrs)
-        if (in.opcode == "ret" || in.opcode == "exit")
+        if (in.op == Op::ret || in.op == Op::exit)
           return true;
       for (int s2 : xb.succs)
         work.push_back(s2);
@@ -1034,12 +1034,12 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     return false;
   };
   auto varyingSource = [&](const ptx::Instruction &in) {
-    const std::string &op = in.opcode;
-    if ((op == "ld" || op == "ldu") && !readsKernelParameter(in))
+    const Op op = in.op;
+    if ((op == Op::ld || op == Op::ldu) && !readsKernelParameter(in))
       return true; // memory, or a call's per-thread argument and return slots
-    return op == "atom" || op == "call" || op == "tex" || op == "tld4" || op == "suld" ||
-           op == "txq" || op == "suq" || isWarpSync(in) ||
-           ((op == "bar" || op == "barrier") && in.hasMod("red")) || readsVaryingSpecial(in);
+    return op == Op::atom || op == Op::call || op == Op::tex || op == Op::tld4 || op == Op::suld ||
+           op == Op::txq || op == Op::suq || isWarpSync(in) ||
+           ((op == Op::bar || op == Op::barrier) && in.has(Mod::red)) || readsVaryingSpecial(in);
   };
   std::vector<bool> varying(nr, false), divergent(nb, false);
   auto guardVarying = [&](const PBlock &bb) {
@@ -1590,7 +1590,7 @@ int KernelLowering::straightSuccessor(int r) const {
   if (bb.syncRegion >= 0 || sync.syncRegion <= 0 || bb.succs.size() != 1 || bb.succs[0] != body + 1)
     return -1;
   for (const auto &in : bb.instrs)
-    if (isTerminatorOp(in.opcode) || in.opcode == "ret" || in.opcode == "exit")
+    if (isTerminatorOp(in.op) || in.op == Op::ret || in.op == Op::exit)
       return -1;
   const int next = sync.syncRegion;
   if (regions_[next].count || regions_[next].dynamicBarrier || barrierReduction(next))
@@ -1663,7 +1663,7 @@ const ptx::Instruction *KernelLowering::barrierReduction(int r) const {
   if (r <= 0 || regions_[r].warp)
     return nullptr;
   const ptx::Instruction &in = blocks_[regions_[r].entryBlock].instrs.front();
-  return in.hasMod("red") ? &in : nullptr;
+  return in.has(Mod::red) ? &in : nullptr;
 }
 
 // When the block moves on to `region` and that region starts at a bar.red, reduces the
@@ -1679,7 +1679,7 @@ void KernelLowering::emitBarrierReductions(Value *region) {
     BasicBlock *body = BasicBlock::Create(ctx, "bar.red.take", f_);
     BasicBlock *latch = BasicBlock::Create(ctx, "bar.red.next", f_);
     BasicBlock *after = BasicBlock::Create(ctx, "bar.red.done", f_);
-    const bool popc = red->hasMod("popc"), isAnd = red->hasMod("and");
+    const bool popc = red->has(Mod::popc), isAnd = red->has(Mod::and_);
     b.CreateCondBr(b.CreateICmpEQ(region, b.getInt32(static_cast<uint32_t>(r))), init, after);
     b.SetInsertPoint(init);
     b.CreateStore(b.getInt32(isAnd ? 1 : 0), blockReduction_);
@@ -1718,7 +1718,7 @@ void KernelLowering::emitRegionBody(int r) {
       emitCollective(r);
     if (const ptx::Instruction *red = barrierReduction(r)) {
       Value *v = b.CreateLoad(b.getInt32Ty(), blockReduction_);
-      if (red->hasMod("popc"))
+      if (red->has(Mod::popc))
         write(red->operands[0], v, ptx::Type::U32, *red);
       else
         write(red->operands[0], b.CreateICmpNE(v, b.getInt32(0)), ptx::Type::Pred, *red);
@@ -1849,13 +1849,13 @@ void KernelLowering::emitBlockBody(int blk) {
   b.SetInsertPoint(copies_[{copyIndex_, blk}]);
   size_t n = pb.instrs.size();
   const ptx::Instruction *term = nullptr;
-  if (n && isTerminatorOp(pb.instrs.back().opcode)) {
+  if (n && isTerminatorOp(pb.instrs.back().op)) {
     term = &pb.instrs.back();
     --n;
   }
   for (size_t i = 0; i < n; ++i) {
     const auto &in = pb.instrs[i];
-    if ((in.opcode == "bar" || in.opcode == "barrier") && in.hasMod("arrive")) {
+    if ((in.op == Op::bar || in.op == Op::barrier) && in.has(Mod::arrive)) {
       uint32_t id = 0, count = 0;
       if (countedBarrier(in, id, count))
         countArrival(b.getInt32(id));
@@ -1884,7 +1884,7 @@ void KernelLowering::emitBlockBody(int blk) {
     return;
   }
   auto transfer = [&] {
-    if (term->opcode == "bra")
+    if (term->op == Op::bra)
       goTo(labels_.at(term->operands[0].name));
     else
       exitThread();

@@ -20,11 +20,11 @@ constexpr unsigned kImageQuery = offsetof(cucpu_services, image_query);
 
 // The geometry modifier of a texture or surface instruction, or -1.
 int geometryOf(const ptx::Instruction &in) {
-  static const std::pair<const char *, int> kGeoms[] = {
-      {"1d", CUCPU_GEOM_1D},      {"2d", CUCPU_GEOM_2D},   {"3d", CUCPU_GEOM_3D},
-      {"a1d", CUCPU_GEOM_A1D},    {"a2d", CUCPU_GEOM_A2D}, {"cube", CUCPU_GEOM_CUBE},
-      {"acube", CUCPU_GEOM_ACUBE}};
-  for (const auto &m : in.mods)
+  static const std::pair<Mod, int> kGeoms[] = {
+      {Mod::_1d, CUCPU_GEOM_1D},     {Mod::_2d, CUCPU_GEOM_2D},  {Mod::_3d, CUCPU_GEOM_3D},
+      {Mod::a1d, CUCPU_GEOM_A1D},    {Mod::a2d, CUCPU_GEOM_A2D}, {Mod::cube, CUCPU_GEOM_CUBE},
+      {Mod::acube, CUCPU_GEOM_ACUBE}};
+  for (Mod m : in.modIds)
     for (const auto &[name, g] : kGeoms)
       if (m == name)
         return g;
@@ -49,23 +49,23 @@ bool layeredGeometry(int g) {
   return g == CUCPU_GEOM_A1D || g == CUCPU_GEOM_A2D || g == CUCPU_GEOM_ACUBE;
 }
 
-int queryOf(const std::string &m) {
-  static const std::pair<const char *, int> kQueries[] = {
-      {"width", CUCPU_Q_WIDTH},
-      {"height", CUCPU_Q_HEIGHT},
-      {"depth", CUCPU_Q_DEPTH},
-      {"channel_data_type", CUCPU_Q_CHANNEL_DATA_TYPE},
-      {"channel_order", CUCPU_Q_CHANNEL_ORDER},
-      {"normalized_coords", CUCPU_Q_NORMALIZED_COORDS},
-      {"array_size", CUCPU_Q_ARRAY_SIZE},
-      {"num_mipmap_levels", CUCPU_Q_NUM_MIPMAP_LEVELS},
-      {"num_samples", CUCPU_Q_NUM_SAMPLES},
-      {"filter_mode", CUCPU_Q_FILTER_MODE},
-      {"addr_mode_0", CUCPU_Q_ADDR_MODE_0},
-      {"addr_mode_1", CUCPU_Q_ADDR_MODE_1},
-      {"addr_mode_2", CUCPU_Q_ADDR_MODE_2},
-      {"force_unnormalized_coords", CUCPU_Q_FORCE_UNNORMALIZED_COORDS},
-      {"memory_layout", CUCPU_Q_MEMORY_LAYOUT}};
+int queryOf(Mod m) {
+  static const std::pair<Mod, int> kQueries[] = {
+      {Mod::width, CUCPU_Q_WIDTH},
+      {Mod::height, CUCPU_Q_HEIGHT},
+      {Mod::depth, CUCPU_Q_DEPTH},
+      {Mod::channel_data_type, CUCPU_Q_CHANNEL_DATA_TYPE},
+      {Mod::channel_order, CUCPU_Q_CHANNEL_ORDER},
+      {Mod::normalized_coords, CUCPU_Q_NORMALIZED_COORDS},
+      {Mod::array_size, CUCPU_Q_ARRAY_SIZE},
+      {Mod::num_mipmap_levels, CUCPU_Q_NUM_MIPMAP_LEVELS},
+      {Mod::num_samples, CUCPU_Q_NUM_SAMPLES},
+      {Mod::filter_mode, CUCPU_Q_FILTER_MODE},
+      {Mod::addr_mode_0, CUCPU_Q_ADDR_MODE_0},
+      {Mod::addr_mode_1, CUCPU_Q_ADDR_MODE_1},
+      {Mod::addr_mode_2, CUCPU_Q_ADDR_MODE_2},
+      {Mod::force_unnormalized_coords, CUCPU_Q_FORCE_UNNORMALIZED_COORDS},
+      {Mod::memory_layout, CUCPU_Q_MEMORY_LAYOUT}};
   for (const auto &[name, q] : kQueries)
     if (m == name)
       return q;
@@ -75,9 +75,9 @@ int queryOf(const std::string &m) {
 } // namespace
 
 bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
-  const std::string &op = in.opcode;
-  if (op != "tex" && op != "tld4" && op != "txq" && op != "suld" && op != "sust" && op != "sured" &&
-      op != "suq")
+  const Op op = in.op;
+  if (op != Op::tex && op != Op::tld4 && op != Op::txq && op != Op::suld && op != Op::sust &&
+      op != Op::sured && op != Op::suq)
     return false;
   auto unsupported = [&](const std::string &what) {
     throwUnsupported(in.loc, what + " in '" + spellingOf(in) + "'");
@@ -117,20 +117,20 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
     return out;
   };
 
-  if (op == "txq" || op == "suq") {
+  if (op == Op::txq || op == Op::suq) {
     // txq[.level].query.b32 d, [a][, lod];  suq.query.b32 d, [a];
     int q = -1;
-    for (const auto &m : in.mods)
+    for (Mod m : in.modIds)
       if (queryOf(m) >= 0)
         q = queryOf(m);
-    const bool level = in.hasMod("level");
+    const bool level = in.has(Mod::level);
     if (q < 0 || o.size() != (level ? 3u : 2u))
       throwInvalid(in.loc, "malformed '" + spellingOf(in) + "'");
     if (o[1].kind == K::Address && !o[1].elems.empty())
       throwInvalid(in.loc, "'" + spellingOf(in) + "' takes [handle]");
     Value *handle = handleOf(o[1]);
     Value *lod = level ? read(o[2], T::S32, in) : b.getInt32(0);
-    const uint32_t query = uint32_t(q) | (op == "suq" ? uint32_t(CUCPU_Q_SURFACE) : 0u);
+    const uint32_t query = uint32_t(q) | (op == Op::suq ? uint32_t(CUCPU_Q_SURFACE) : 0u);
     auto *fnTy = llvm::FunctionType::get(i32, {ptrTy, i64, i32, i32, ptrTy}, false);
     Value *v = b.CreateCall(fnTy, serviceFunction(kImageQuery),
                             {launch_, handle, b.getInt32(query), lod, threadWhere()});
@@ -140,14 +140,14 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
 
   const int geom = geometryOf(in);
   if (geom < 0) {
-    if (in.hasMod("2dms") || in.hasMod("a2dms"))
+    if (in.has(Mod::_2dms) || in.has(Mod::a2dms))
       unsupported("multisample texture geometry");
     throwInvalid(in.loc, "'" + spellingOf(in) + "' has no geometry (.1d, .2d, ...)");
   }
   const bool layered = layeredGeometry(geom);
   const unsigned ncoord = coordCount(geom);
 
-  if (op == "tex" || op == "tld4") {
+  if (op == Op::tex || op == Op::tld4) {
     // tex{.level|.grad}.geom.v4.dtype.ctype d[|p], [a, c]{, lod | dPdx, dPdy}{, e}{, f};
     if (in.types.size() != 2 || o.size() < 2 || o[1].kind != K::Address)
       throwInvalid(in.loc, "malformed '" + spellingOf(in) + "'");
@@ -159,7 +159,7 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
       unsupported("result type ." + std::string(ptx::typeName(dtype)));
     if (ctype != T::F32 && ctype != T::S32)
       throwInvalid(in.loc, "coordinates of '" + spellingOf(in) + "' must be .f32 or .s32");
-    if (in.hasMod("base") || in.hasMod("clamp"))
+    if (in.has(Mod::base) || in.has(Mod::clamp))
       unsupported("level-of-detail clamp forms");
     Value *handle = handleOf(o[1]);
     Value *req = stackBytes(sizeof(cucpu_tex_request), "texreq");
@@ -188,22 +188,22 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
                           : llvm::ConstantFP::get(b.getFloatTy(), 0.0),
                       field(req, offset + 4 * d));
     };
-    if (op == "tld4") {
+    if (op == Op::tld4) {
       unsigned comp = 4;
-      const char *names[] = {"r", "g", "b", "a"};
+      static constexpr Mod kComponents[] = {Mod::r, Mod::g, Mod::b, Mod::a};
       for (unsigned i = 0; i < 4; ++i)
-        if (in.hasMod(names[i]))
+        if (in.has(kComponents[i]))
           comp = i;
       if (comp == 4)
         throwInvalid(in.loc, "'" + spellingOf(in) + "' has no component (.r, .g, .b, .a)");
       flags |= CUCPU_TEX_GATHER;
       b.CreateStore(b.getInt32(comp), field(req, offsetof(cucpu_tex_request, component)));
-    } else if (in.hasMod("level")) {
+    } else if (in.has(Mod::level)) {
       if (k >= o.size())
         throwInvalid(in.loc, "'" + spellingOf(in) + "' needs a level of detail");
       flags |= CUCPU_TEX_LEVEL;
       b.CreateStore(read(o[k++], T::F32, in), field(req, offsetof(cucpu_tex_request, lod)));
-    } else if (in.hasMod("grad")) {
+    } else if (in.has(Mod::grad)) {
       if (k + 2 > o.size())
         throwInvalid(in.loc, "'" + spellingOf(in) + "' needs two gradients");
       flags |= CUCPU_TEX_GRAD;
@@ -251,25 +251,25 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   // sured.{b|p}.op.geom.ctype.clamp [a, b], c;
   if (in.types.size() != 1 || o.size() != 2)
     throwInvalid(in.loc, "malformed '" + spellingOf(in) + "'");
-  const bool load = op == "suld";
+  const bool load = op == Op::suld;
   const ptx::Operand &addr = load ? o[1] : o[0];
   const ptx::Operand &val = load ? o[0] : o[1];
   if (addr.kind != K::Address || addr.elems.size() != 1)
     throwInvalid(in.loc, "expected [surface, coordinates] in '" + spellingOf(in) + "'");
   if (geom == CUCPU_GEOM_CUBE || geom == CUCPU_GEOM_ACUBE)
     throwInvalid(in.loc, "surfaces have no cube geometry: '" + spellingOf(in) + "'");
-  const bool formatted = in.hasMod("p");
-  if (!formatted && !in.hasMod("b"))
+  const bool formatted = in.has(Mod::p);
+  if (!formatted && !in.has(Mod::b))
     throwInvalid(in.loc, "'" + spellingOf(in) + "' needs .b or .p");
   if (formatted && load)
     unsupported("formatted surface loads");
   const T type = in.types[0];
   const unsigned es = ptx::typeSize(type);
-  const unsigned vw = in.hasMod("v4") ? 4 : in.hasMod("v2") ? 2 : 1;
+  const unsigned vw = in.has(Mod::v4) ? 4 : in.has(Mod::v2) ? 2 : 1;
   uint32_t clamp = CUCPU_SURF_TRAP;
-  if (in.hasMod("clamp"))
+  if (in.has(Mod::clamp))
     clamp = CUCPU_SURF_CLAMP;
-  else if (in.hasMod("zero"))
+  else if (in.has(Mod::zero))
     clamp = CUCPU_SURF_ZERO;
   Value *handle = handleOf(addr);
   Value *req = stackBytes(sizeof(cucpu_surf_request), "surfreq");
@@ -287,16 +287,16 @@ bool KernelLowering::emitImageInstruction(const ptx::Instruction &in) {
   unsigned bytes = vw * es;
   Value *data = stackBytes(32, "surfdata");
   auto elems = elementsOf(val);
-  if (op == "sured") {
+  if (op == Op::sured) {
     sop = CUCPU_SURF_RED;
-    static const std::pair<const char *, uint32_t> kOps[] = {{"add", CUCPU_RED_ADD},
-                                                             {"min", CUCPU_RED_MIN},
-                                                             {"max", CUCPU_RED_MAX},
-                                                             {"and", CUCPU_RED_AND},
-                                                             {"or", CUCPU_RED_OR}};
+    static const std::pair<Mod, uint32_t> kOps[] = {{Mod::add, CUCPU_RED_ADD},
+                                                    {Mod::min, CUCPU_RED_MIN},
+                                                    {Mod::max, CUCPU_RED_MAX},
+                                                    {Mod::and_, CUCPU_RED_AND},
+                                                    {Mod::or_, CUCPU_RED_OR}};
     bool found = false;
     for (const auto &[name, r] : kOps)
-      if (in.hasMod(name)) {
+      if (in.has(name)) {
         red = r;
         found = true;
       }

@@ -17,28 +17,28 @@ namespace {
 bool signedType(T t) { return ptx::isSigned(t); }
 
 ptx::Space spaceOf(const ptx::Instruction &in) {
-  for (const auto &m : in.mods) {
-    if (m == "global")
+  for (Mod m : in.modIds) {
+    if (m == Mod::global)
       return ptx::Space::Global;
     // a cluster is one block: its shared window is the block's
-    if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
+    if (m == Mod::shared || m == Mod::shared_cta || m == Mod::shared_cluster)
       return ptx::Space::Shared;
-    if (m == "local")
+    if (m == Mod::local)
       return ptx::Space::Local;
-    if (m == "const")
+    if (m == Mod::const_)
       return ptx::Space::Const;
-    if (m == "param" || m == "param::entry" || m == "param::func")
+    if (m == Mod::param || m == Mod::param_entry || m == Mod::param_func)
       return ptx::Space::Param;
   }
   return ptx::Space::None; // generic
 }
 
 unsigned vectorWidth(const ptx::Instruction &in) {
-  if (in.hasMod("v2"))
+  if (in.has(Mod::v2))
     return 2;
-  if (in.hasMod("v4"))
+  if (in.has(Mod::v4))
     return 4;
-  if (in.hasMod("v8"))
+  if (in.has(Mod::v8))
     return 8;
   return 1;
 }
@@ -58,7 +58,7 @@ void KernelLowering::emitOrderedVector(const ptx::Instruction &in, const ptx::Op
   llvm::Type *whole = b.getIntNTy(bits * n);
   const auto align = llvm::Align(bits / 8 * n);
   if (load) {
-    auto *ld = b.CreateAlignedLoad(whole, p, align, in.hasMod("volatile"));
+    auto *ld = b.CreateAlignedLoad(whole, p, align, in.has(Mod::volatile_));
     ld->setAtomic(ordering);
     tagMemory(ld, outside);
     for (unsigned i = 0; i < n; ++i) {
@@ -74,7 +74,7 @@ void KernelLowering::emitOrderedVector(const ptx::Instruction &in, const ptx::Op
     Value *v = b.CreateBitCast(read(vec.elems[i], t, in), part);
     acc = b.CreateOr(acc, b.CreateShl(b.CreateZExt(v, whole), uint64_t(i) * bits));
   }
-  auto *st = b.CreateAlignedStore(acc, p, align, in.hasMod("volatile"));
+  auto *st = b.CreateAlignedStore(acc, p, align, in.has(Mod::volatile_));
   st->setAtomic(ordering);
   tagMemory(st, outside);
 }
@@ -109,24 +109,24 @@ namespace {
 llvm::AtomicRMWInst::BinOp atomicOp(const ptx::Instruction &in, T t) {
   using Op = llvm::AtomicRMWInst::BinOp;
   bool f = ptx::isFloat(t), s = ptx::isSigned(t);
-  for (const auto &m : in.mods) {
-    if (m == "add")
+  for (Mod m : in.modIds) {
+    if (m == Mod::add)
       return f ? Op::FAdd : Op::Add;
-    if (m == "min")
+    if (m == Mod::min)
       return f ? Op::FMin : s ? Op::Min : Op::UMin;
-    if (m == "max")
+    if (m == Mod::max)
       return f ? Op::FMax : s ? Op::Max : Op::UMax;
-    if (m == "exch")
+    if (m == Mod::exch)
       return Op::Xchg;
-    if (m == "and")
+    if (m == Mod::and_)
       return Op::And;
-    if (m == "or")
+    if (m == Mod::or_)
       return Op::Or;
-    if (m == "xor")
+    if (m == Mod::xor_)
       return Op::Xor;
-    if (m == "inc")
+    if (m == Mod::inc)
       return Op::UIncWrap;
-    if (m == "dec")
+    if (m == Mod::dec)
       return Op::UDecWrap;
   }
   return Op::BAD_BINOP;
@@ -174,7 +174,7 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
 
 // Data movement, memory, atomics and fences.
 bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
-  const std::string &op = in.opcode;
+  const Op op = in.op;
   const T t = in.types.empty() ? T::None : in.types[0];
   llvm::Type *ty = t == T::None ? nullptr : llvmType(ctx, t);
   const auto &o = in.operands;
@@ -187,11 +187,11 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
   auto src = [&](size_t i, T want) { return read(o.at(i), want, in); };
   auto unsupported = [&]() { throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'"); };
   const bool f16ish = t == T::F16 || t == T::F16x2 || t == T::BF16 || t == T::BF16x2;
-  if (f16ish && op != "ld" && op != "st" && op != "mov" && op != "cvt" && op != "atom" &&
-      op != "red")
+  if (f16ish && op != Op::ld && op != Op::st && op != Op::mov && op != Op::cvt && op != Op::atom &&
+      op != Op::red)
     unsupported();
 
-  if (op == "mov") {
+  if (op == Op::mov) {
     need(2);
     if (const unsigned n = vectorWidth(in); n > 1) { // mov.v2/.v4: element by element
       auto element = [](const ptx::Operand &v, unsigned i) {
@@ -243,10 +243,10 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     return true;
   }
 
-  if (op == "ld" || op == "ldu" || op == "st") {
-    const bool load = op != "st";
+  if (op == Op::ld || op == Op::ldu || op == Op::st) {
+    const bool load = op != Op::st;
     // The cache policy operand of .L2::cache_hint forms is a hint for the GPU's L2: no effect.
-    const size_t operands = in.hasMod("L2::cache_hint") ? 3 : 2;
+    const size_t operands = in.has(Mod::L2_cache_hint) ? 3 : 2;
     if (o.size() != operands || t == T::None)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(operands) +
                                " operands and a type");
@@ -258,16 +258,16 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     unsigned vw = vectorWidth(in);
     unsigned es = ptx::typeSize(t);
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
-    const bool isVolatile = in.hasMod("volatile");
+    const bool isVolatile = in.has(Mod::volatile_);
     auto align = llvm::Align(es ? es : 1);
     // Memory-model forms (ld.acquire, ld.relaxed.gpu, st.release, ...) are atomic accesses:
     // other threads may spin on them (cooperative groups' grid barrier does).
     auto ordering = llvm::AtomicOrdering::NotAtomic;
-    if (in.hasMod("acquire"))
+    if (in.has(Mod::acquire))
       ordering = llvm::AtomicOrdering::Acquire;
-    else if (in.hasMod("release"))
+    else if (in.has(Mod::release))
       ordering = llvm::AtomicOrdering::Release;
-    else if (in.hasMod("relaxed") || in.hasMod("mmio"))
+    else if (in.has(Mod::relaxed) || in.has(Mod::mmio))
       ordering = llvm::AtomicOrdering::Monotonic;
     if (ordering != llvm::AtomicOrdering::NotAtomic && (es > 8 || es == 0))
       throwUnsupported(in.loc, "instruction '" + spellingOf(in) + "'");
@@ -318,7 +318,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     return true;
   }
 
-  if (op == "cvta") {
+  if (op == Op::cvta) {
     need(2);
     ptx::Space sp = spaceOf(in);
     Value *v = src(1, T::U64);
@@ -326,13 +326,13 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     // .param addresses in registers, are host pointers.
     if (sp == ptx::Space::Shared) {
       Value *base = b.CreatePtrToInt(sharedBase_, b.getInt64Ty());
-      v = in.hasMod("to") ? b.CreateSub(v, base) : b.CreateAdd(v, base);
+      v = in.has(Mod::to) ? b.CreateSub(v, base) : b.CreateAdd(v, base);
     }
     write(o[0], v, t, in);
     return true;
   }
 
-  if (op == "isspacep") { // generic addresses are host pointers: find the window holding one
+  if (op == Op::isspacep) { // generic addresses are host pointers: find the window holding one
     if (o.size() != 2)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' expects 2 operands");
     Value *a = src(1, T::U64);
@@ -372,8 +372,8 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     return true;
   }
 
-  if (op == "atom" || op == "red") {
-    const bool isAtom = op == "atom";
+  if (op == Op::atom || op == Op::red) {
+    const bool isAtom = op == Op::atom;
     if (t == T::Pred) // memory holds no predicates
       throwInvalid(in.loc, "'" + spellingOf(in) + "' has no predicate form");
     ptx::Space sp = spaceOf(in);
@@ -381,7 +381,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     bool outside = false;
     Value *p = address(o.at(base), sp, in, &outside);
     llvm::Type *mty = ty;
-    if (in.hasMod("cas")) {
+    if (in.has(Mod::cas)) {
       if (o.size() != base + 3)
         throwInvalid(in.loc, "'" + spellingOf(in) + "' expects compare and swap values");
       Value *cmpv = convert(src(base + 1, t), b.getIntNTy(ptx::typeSize(t) * 8), false);
@@ -408,7 +408,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
         if (f == fp::Format::F32)
           return e.ftz(b.CreateFAdd(e.ftz(cur, f), e.ftz(v, f)), f);
         return perLane(lanes, {cur, v}, [&](std::vector<Value *> &a) {
-          return e.arith("add", f, fp::Round::RN, a);
+          return e.arith(Op::add, f, fp::Round::RN, a);
         });
       });
       if (isAtom)
@@ -425,26 +425,26 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     return true;
   }
 
-  if (op == "membar" || op == "fence") {
-    if (!in.hasMod("cta")) // threads of one block run on one worker between barriers
+  if (op == Op::membar || op == Op::fence) {
+    if (!in.has(Mod::cta)) // threads of one block run on one worker between barriers
       b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     return true;
   }
 
-  if ((op == "prefetch" || op == "prefetchu") && !in.hasMod("tensormap") &&
+  if ((op == Op::prefetch || op == Op::prefetchu) && !in.has(Mod::tensormap) &&
       in.operands.size() == 1) {
     // A hint to the CPU's caches (never faults): L1 keeps the line closest, L2 one level out.
     Value *addr = address(in.operands[0], spaceOf(in), in);
     b.CreateIntrinsic(llvm::Intrinsic::prefetch, {addr->getType()},
-                      {addr, b.getInt32(0), b.getInt32(in.hasMod("L1") ? 3 : 2), b.getInt32(1)});
+                      {addr, b.getInt32(0), b.getInt32(in.has(Mod::L1) ? 3 : 2), b.getInt32(1)});
     return true;
   }
-  if (op == "prefetch" || op == "prefetchu" || op == "pmevent" || op == "nanosleep")
+  if (op == Op::prefetch || op == Op::prefetchu || op == Op::pmevent || op == Op::nanosleep)
     return true;
   // Programmatic dependent launch: a grid starts only after the grids before it in its stream
   // have finished and their memory is visible, so waiting on them and releasing the next grid
   // early are both already done.
-  if (op == "griddepcontrol" && (in.hasMod("wait") || in.hasMod("launch_dependents")))
+  if (op == Op::griddepcontrol && (in.has(Mod::wait) || in.has(Mod::launch_dependents)))
     return true;
 
   return false;

@@ -46,20 +46,20 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
 
-  if (in.opcode == "trap" && in.hasMod(kBadCallMod)) { // an indirect call's pointer missed
+  if (in.op == Op::trap && in.hasMod(kBadCallMod)) { // an indirect call's pointer missed
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, i64}, false);
     b.CreateCall(fnTy, serviceFunction(kBadCall),
                  {launch_, threadWhere(), read(in.operands[0], ptx::Type::U64, in)});
     return true;
   }
-  if (in.opcode == "trap") {
+  if (in.op == Op::trap) {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
     b.CreateCall(fnTy, serviceFunction(kTrap), {launch_, threadWhere()});
     return true;
   }
-  if (in.opcode == "brkpt")
+  if (in.op == Op::brkpt)
     return true; // no debugger to stop for: execution continues
-  if (in.opcode != "call")
+  if (in.op != Op::call)
     return false;
 
   // call [(ret)], callee, [(args)];

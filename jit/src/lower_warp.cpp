@@ -167,7 +167,7 @@ void KernelLowering::emitWarpScheduler() {
 // member mask, 12-15 shfl's clamp operand.
 void KernelLowering::arriveAtSync(int region) {
   const ptx::Instruction &in = blocks_[regions_[region].entryBlock].instrs.front();
-  const std::string &op = in.opcode;
+  const Op op = in.op;
   const auto &o = in.operands;
   Value *slot = threadSlot(pubOff_, 16, linearTid_);
   auto put = [&](Value *v, unsigned offset, llvm::Type *ty) {
@@ -175,23 +175,23 @@ void KernelLowering::arriveAtSync(int region) {
         b.CreateStore(convert(v, ty, false), b.CreateConstGEP1_32(b.getInt8Ty(), slot, offset)));
   };
   auto putMask = [&](size_t idx) {
-    Value *m = o.size() > idx && in.hasMod("sync") ? read(o[idx], T::B32, in) : b.getInt32(-1);
+    Value *m = o.size() > idx && in.has(Mod::sync) ? read(o[idx], T::B32, in) : b.getInt32(-1);
     put(m, 8, b.getInt32Ty());
   };
   const T t = in.types.empty() ? T::B32 : in.types.back();
-  if (op == "shfl") {
+  if (op == Op::shfl) {
     if (o.size() < 4)
       throwInvalid(in.loc, "shfl expects at least 4 operands");
     put(read(o[1], T::B32, in), 0, b.getInt64Ty());
     put(read(o[2], T::U32, in), 8, b.getInt32Ty());
     put(read(o[3], T::U32, in), 12, b.getInt32Ty());
-  } else if (op == "redux" || op == "match" || op == "vote") {
+  } else if (op == Op::redux || op == Op::match || op == Op::vote) {
     if (o.size() < 2)
-      throwInvalid(in.loc, "'" + op + "' expects a source operand");
-    T vt = op == "vote" ? T::Pred : (t == T::B64 ? T::B64 : T::B32);
+      throwInvalid(in.loc, "'" + in.opcode + "' expects a source operand");
+    T vt = op == Op::vote ? T::Pred : (t == T::B64 ? T::B64 : T::B32);
     put(read(o[1], vt, in), 0, b.getInt64Ty());
     putMask(2);
-  } else if (op == "elect") {
+  } else if (op == Op::elect) {
     putMask(1);
   }
 }
@@ -201,8 +201,8 @@ void KernelLowering::arriveAtSync(int region) {
 // slots. Reading everything first means lanes that run on and publish again cannot disturb it.
 void KernelLowering::emitCollectiveStep(int region) {
   const ptx::Instruction &in = blocks_[regions_[region].entryBlock].instrs.front();
-  const std::string &op = in.opcode;
-  if (op == "bar" || op == "barrier" || op == "activemask")
+  const Op op = in.op;
+  if (op == Op::bar || op == Op::barrier || op == Op::activemask)
     return; // nothing to compute: the active mask is known when the region runs
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
@@ -227,7 +227,7 @@ void KernelLowering::emitCollectiveStep(int region) {
   auto *ballot = eb.CreateAlloca(i32, nullptr, "coll.ballot");
 
   // Ballot of the published predicates over the arrived lanes (vote), computed once.
-  if (op == "vote") {
+  if (op == Op::vote) {
     b.CreateStore(b.getInt32(0), ballot);
     laneLoop("vote.ballot", [&](Value *l) {
       Value *set = b.CreateICmpNE(pub(l, 0, i64), b.getInt64(0));
@@ -251,7 +251,7 @@ void KernelLowering::emitCollectiveStep(int region) {
     b.SetInsertPoint(doIt);
     Value *d = b.getInt32(0), *p = b.getFalse();
     Value *part = b.CreateAnd(activeMask_, pub(lane, 8, i32));
-    if (op == "shfl") {
+    if (op == Op::shfl) {
       Value *bval = b.CreateAnd(pub(lane, 8, i32), b.getInt32(31));
       Value *cval = pub(lane, 12, i32);
       Value *segmask = b.CreateAnd(b.CreateLShr(cval, 8), b.getInt32(31));
@@ -259,41 +259,41 @@ void KernelLowering::emitCollectiveStep(int region) {
       Value *minLane = b.CreateAnd(lane, segmask);
       Value *maxLane = b.CreateOr(minLane, b.CreateAnd(clamp, b.CreateNot(segmask)));
       Value *j;
-      if (in.hasMod("up")) {
+      if (in.has(Mod::up)) {
         j = b.CreateSub(lane, bval);
         p = b.CreateICmpSGE(j, maxLane);
-      } else if (in.hasMod("down")) {
+      } else if (in.has(Mod::down)) {
         j = b.CreateAdd(lane, bval);
         p = b.CreateICmpSLE(j, maxLane);
-      } else if (in.hasMod("bfly")) {
+      } else if (in.has(Mod::bfly)) {
         j = b.CreateXor(lane, bval);
         p = b.CreateICmpSLE(j, maxLane);
-      } else if (in.hasMod("idx")) {
+      } else if (in.has(Mod::idx)) {
         j = b.CreateOr(minLane, b.CreateAnd(bval, b.CreateNot(segmask)));
         p = b.CreateICmpSLE(j, maxLane);
       } else {
         throwUnsupported(in.loc, "shfl mode");
       }
       d = b.CreateTrunc(pub(b.CreateSelect(p, j, lane), 0, i64), i32);
-    } else if (op == "vote") {
+    } else if (op == Op::vote) {
       Value *bl = b.CreateAnd(b.CreateLoad(i32, ballot), part);
-      if (in.hasMod("ballot"))
+      if (in.has(Mod::ballot))
         d = bl;
-      else if (in.hasMod("all"))
+      else if (in.has(Mod::all))
         p = b.CreateICmpEQ(bl, part);
-      else if (in.hasMod("any"))
+      else if (in.has(Mod::any))
         p = b.CreateICmpNE(bl, b.getInt32(0));
-      else if (in.hasMod("uni"))
+      else if (in.has(Mod::uni))
         p = b.CreateOr(b.CreateICmpEQ(bl, b.getInt32(0)), b.CreateICmpEQ(bl, part));
       else
         throwUnsupported(in.loc, "vote mode");
-    } else if (op == "elect") {
+    } else if (op == Op::elect) {
       Value *leader = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, part, b.getTrue());
       d = leader;
       p = b.CreateICmpEQ(lane, leader);
-    } else if (op == "match" || op == "redux") {
+    } else if (op == Op::match || op == Op::redux) {
       Value *own = pub(lane, 0, i64);
-      if (op == "match") {
+      if (op == Op::match) {
         b.CreateStore(b.getInt32(0), acc);
       } else if (rop == "add" || rop == "or" || rop == "xor") {
         b.CreateStore(b.getInt32(0), acc);
@@ -311,7 +311,7 @@ void KernelLowering::emitCollectiveStep(int region) {
             b.CreateICmpNE(b.CreateAnd(part, b.CreateShl(b.getInt32(1), j)), b.getInt32(0));
         Value *v = pub(j, 0, i64);
         Value *a = b.CreateLoad(i32, acc), *r;
-        if (op == "match") {
+        if (op == Op::match) {
           r = b.CreateOr(a, b.CreateShl(b.CreateZExt(b.CreateICmpEQ(v, own), i32), j));
         } else {
           Value *x = b.CreateTrunc(v, i32);
@@ -333,12 +333,12 @@ void KernelLowering::emitCollectiveStep(int region) {
         b.CreateStore(b.CreateSelect(inPart, r, a), acc);
       });
       d = b.CreateLoad(i32, acc);
-      if (op == "match" && in.hasMod("all")) {
+      if (op == Op::match && in.has(Mod::all)) {
         p = b.CreateICmpEQ(d, part);
         d = b.CreateSelect(p, part, b.getInt32(0));
       }
     } else {
-      throwUnsupported(in.loc, "warp-level instruction '" + op + "'");
+      throwUnsupported(in.loc, "warp-level instruction '" + in.opcode + "'");
     }
     Value *res = b.CreateOr(b.CreateZExt(d, i64), b.CreateShl(b.CreateZExt(p, i64), 32));
     b.CreateStore(res, threadSlot(resultOff_, 8, b.CreateAdd(warpBase_, lane)));
@@ -350,11 +350,11 @@ void KernelLowering::emitCollectiveStep(int region) {
 // At the start of a warp-level region each lane takes its result into the destination registers.
 void KernelLowering::emitCollective(int region) {
   const ptx::Instruction &in = blocks_[regions_[region].entryBlock].instrs.front();
-  const std::string &op = in.opcode;
+  const Op op = in.op;
   const auto &o = in.operands;
-  if (op == "bar" || op == "barrier")
+  if (op == Op::bar || op == Op::barrier)
     return; // bar.warp.sync: reaching the region is the synchronisation
-  if (op == "activemask") {
+  if (op == Op::activemask) {
     write(o.at(0), activeMask_, T::B32, in);
     return;
   }
@@ -362,7 +362,7 @@ void KernelLowering::emitCollective(int region) {
   tagMemory(res);
   Value *d = b.CreateTrunc(res, b.getInt32Ty());
   Value *p = b.CreateTrunc(b.CreateLShr(res, 32), b.getInt1Ty());
-  const bool predResult = op == "vote" && !in.hasMod("ballot");
+  const bool predResult = op == Op::vote && !in.has(Mod::ballot);
   if (predResult) {
     write(o.at(0), p, T::Pred, in);
     return;
@@ -371,7 +371,7 @@ void KernelLowering::emitCollective(int region) {
   if (dst.kind == ptx::Operand::Kind::Reg && !dst.name.empty()) {
     ptx::Operand first = dst;
     first.name2.clear();
-    write(first, d, op == "redux" && !in.types.empty() ? in.types.back() : T::B32, in);
+    write(first, d, op == Op::redux && !in.types.empty() ? in.types.back() : T::B32, in);
   }
   if (!dst.name2.empty())
     b.CreateStore(p, reg(dst.name2, in).slot);

@@ -18,6 +18,11 @@
 
 namespace cucpu::jit {
 
+// The instruction table's opcodes and modifiers (cucpu/ptx/ast.h): emitters compare these, never
+// strings.
+using Mod = ptx::Mod;
+using Op = ptx::Op;
+
 // Modifier of an internal `trap` that ends an indirect call whose pointer names no function it
 // can reach (operand: the pointer): reported as CUDA_ERROR_INVALID_PC.
 inline constexpr const char *kBadCallMod = "cucpu.badcall";

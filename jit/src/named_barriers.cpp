@@ -23,7 +23,7 @@ constexpr uint32_t kAnyBarrier = ~0u; // released: every thread waiting at the r
 // are immediates or registers holding one constant; false when either is computed at run time.
 bool KernelLowering::countedBarrier(const ptx::Instruction &in, uint32_t &id,
                                     uint32_t &count) const {
-  const bool red = in.hasMod("red");
+  const bool red = in.has(Mod::red);
   if (in.operands.size() != (red ? 4u : 2u))
     throwInvalid(in.loc, red ? "bar.red with a thread count needs d, a, b, c"
                              : "bar.arrive needs a barrier and a thread count");
@@ -62,7 +62,7 @@ void KernelLowering::countArrival(Value *id) {
 // H100 runs `bar.sync` with id 16 or 17 without an error) becomes the barrier's, its count the
 // number of arrivals that barrier needs, and the arrival is counted. Returns the id.
 Value *KernelLowering::arriveAtNamedBarrier(const ptx::Instruction &in) {
-  const ptx::Operand *o = in.operands.data() + (in.hasMod("red") ? 1 : 0);
+  const ptx::Operand *o = in.operands.data() + (in.has(Mod::red) ? 1 : 0);
   Value *id = b.CreateAnd(read(o[0], ptx::Type::U32, in), b.getInt32(kNamedBarriers - 1));
   b.CreateStore(read(o[1], ptx::Type::U32, in), barrierSlot(barrierNeeds_, id));
   countArrival(id);

@@ -46,7 +46,7 @@ bool KernelLowering::selfRecursive(const ptx::Function &fn, const ptx::SourceLoc
       const ptx::Function *f = work.back();
       work.pop_back();
       for (const auto &st : f->body)
-        if (auto *in = std::get_if<ptx::Instruction>(&st); in && in->opcode == "call")
+        if (auto *in = std::get_if<ptx::Instruction>(&st); in && in->op == Op::call)
           for (const auto &op : in->operands) {
             if (op.kind != ptx::Operand::Kind::Symbol)
               continue;

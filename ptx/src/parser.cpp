@@ -1183,6 +1183,7 @@ private:
         return fail(peek(), "expected ';' after instruction");
       }
     }
+    identify(ins);
     body.emplace_back(std::move(ins));
     return true;
   }

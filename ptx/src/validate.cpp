@@ -3,6 +3,8 @@
 #include "validate.h"
 
 #include "cucpu/ptx/targets.h"
+#include "forms.h"
+#include "special_registers.h"
 #include "table.h"
 
 #include <algorithm>
@@ -23,79 +25,6 @@ using table::OperandSpec;
 using K = Operand::Kind;
 
 constexpr size_t kMaxErrors = 50;
-
-// Special registers and the type they read as (components of %tid etc. are .u32).
-struct SpecialRegister {
-  std::string_view name;
-  Type type;
-  bool vector; // %tid.x style components
-};
-
-constexpr std::array kSpecialRegisters{
-    SpecialRegister{"%tid", Type::U32, true},
-    SpecialRegister{"%ntid", Type::U32, true},
-    SpecialRegister{"%ctaid", Type::U32, true},
-    SpecialRegister{"%nctaid", Type::U32, true},
-    SpecialRegister{"%clusterid", Type::U32, true},
-    SpecialRegister{"%nclusterid", Type::U32, true},
-    SpecialRegister{"%cluster_ctaid", Type::U32, true},
-    SpecialRegister{"%cluster_nctaid", Type::U32, true},
-    SpecialRegister{"%cluster_ctarank", Type::U32, false},
-    SpecialRegister{"%cluster_nctarank", Type::U32, false},
-    SpecialRegister{"%is_explicit_cluster", Type::Pred, false},
-    SpecialRegister{"%laneid", Type::U32, false},
-    SpecialRegister{"%warpid", Type::U32, false},
-    SpecialRegister{"%nwarpid", Type::U32, false},
-    SpecialRegister{"%smid", Type::U32, false},
-    SpecialRegister{"%nsmid", Type::U32, false},
-    SpecialRegister{"%gridid", Type::U64, false},
-    SpecialRegister{"%lanemask_eq", Type::U32, false},
-    SpecialRegister{"%lanemask_le", Type::U32, false},
-    SpecialRegister{"%lanemask_lt", Type::U32, false},
-    SpecialRegister{"%lanemask_ge", Type::U32, false},
-    SpecialRegister{"%lanemask_gt", Type::U32, false},
-    SpecialRegister{"%clock", Type::U32, false},
-    SpecialRegister{"%clock_hi", Type::U32, false},
-    SpecialRegister{"%clock64", Type::U64, false},
-    SpecialRegister{"%globaltimer", Type::U64, false},
-    SpecialRegister{"%globaltimer_lo", Type::U32, false},
-    SpecialRegister{"%globaltimer_hi", Type::U32, false},
-    SpecialRegister{"%total_smem_size", Type::U32, false},
-    SpecialRegister{"%aggr_smem_size", Type::U32, false},
-    SpecialRegister{"%dynamic_smem_size", Type::U32, false},
-    SpecialRegister{"%current_graph_exec", Type::U64, false},
-    SpecialRegister{"%reserved_smem_offset_begin", Type::U32, false},
-    SpecialRegister{"%reserved_smem_offset_end", Type::U32, false},
-    SpecialRegister{"%reserved_smem_offset_cap", Type::U32, false},
-};
-
-const SpecialRegister *specialRegister(std::string_view name) {
-  for (const auto &s : kSpecialRegisters)
-    if (s.name == name)
-      return &s;
-  auto numbered = [&](std::string_view prefix, int limit) {
-    if (!name.starts_with(prefix))
-      return false;
-    int n = -1;
-    auto rest = name.substr(prefix.size());
-    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);
-    return ec == std::errc() && p == rest.data() + rest.size() && n >= 0 && n < limit;
-  };
-  static constexpr SpecialRegister env{"%envreg", Type::B32, false};
-  static constexpr SpecialRegister pm{"%pm", Type::U32, false};
-  static constexpr SpecialRegister pm64{"%pm_64", Type::U64, false};
-  static constexpr SpecialRegister offset{"%reserved_smem_offset", Type::U32, false};
-  if (numbered("%envreg", 32))
-    return &env;
-  if (name.size() == 7 && name.starts_with("%pm") && name[3] >= '0' && name[3] <= '7' &&
-      name.ends_with("_64"))
-    return &pm64;
-  if (numbered("%pm", 8))
-    return &pm;
-  if (numbered("%reserved_smem_offset_", 3))
-    return &offset;
-  return nullptr;
-}
 
 enum class Class { Pred, Bits, Int, Float };
 
@@ -249,69 +178,6 @@ private:
   std::unordered_set<std::string> prototypes_;
   std::unordered_set<std::string> functions_;
 };
-
-std::optional<uint16_t> indexOf(std::span<const std::string_view> sorted, std::string_view s) {
-  auto it = std::lower_bound(sorted.begin(), sorted.end(), s);
-  if (it == sorted.end() || *it != s)
-    return std::nullopt;
-  return static_cast<uint16_t>(it - sorted.begin());
-}
-
-bool inSlot(const table::ModSlot &slot, uint16_t mod) {
-  const uint16_t *alts = table::kSlotAlternatives + slot.first;
-  return std::find(alts, alts + slot.count, mod) != alts + slot.count;
-}
-
-// Assigns every modifier of the instruction from the i-th on to a distinct slot of the form,
-// each required slot filled: a small bipartite matching (forms have a handful of slots).
-bool matchSlots(const table::Form &f, const std::vector<uint16_t> &mods, size_t i,
-                std::vector<bool> &used) {
-  const uint16_t nslots = f.slotEnd - f.slotBegin;
-  if (i == mods.size()) {
-    for (uint16_t s = 0; s < nslots; ++s)
-      if (!used[s] && !table::kModSlots[f.slotBegin + s].optional)
-        return false;
-    return true;
-  }
-  for (uint16_t s = 0; s < nslots; ++s) {
-    if (used[s])
-      continue;
-    if (!inSlot(table::kModSlots[f.slotBegin + s], mods[i]))
-      continue;
-    used[s] = true;
-    if (matchSlots(f, mods, i + 1, used))
-      return true;
-    used[s] = false;
-  }
-  return false;
-}
-
-// The head slots take the first modifiers, in order, all written before the first type; the
-// rest are matched in any order.
-bool matchMods(const table::Form &f, const std::vector<uint16_t> &mods, unsigned modsBeforeType) {
-  std::vector<bool> used(f.slotEnd - f.slotBegin);
-  size_t head = 0;
-  while (f.slotBegin + head < f.slotEnd && table::kModSlots[f.slotBegin + head].head) {
-    if (head >= mods.size() || head >= modsBeforeType ||
-        !inSlot(table::kModSlots[f.slotBegin + head], mods[head]))
-      return false;
-    used[head++] = true;
-  }
-  return matchSlots(f, mods, head, used);
-}
-
-bool matchTypes(const table::Form &f, const std::vector<Type> &types) {
-  const size_t n = f.typeEnd - f.typeBegin;
-  size_t required = n;
-  if (n > 0 && (table::kTypeSlots[f.typeEnd - 1] & table::kOptionalTypeSlot))
-    --required;
-  if (types.size() < required || types.size() > n)
-    return false;
-  for (size_t i = 0; i < types.size(); ++i)
-    if (!(table::kTypeSlots[f.typeBegin + i] & (1u << static_cast<unsigned>(types[i]))))
-      return false;
-  return true;
-}
 
 Space spaceOfMods(const Instruction &in) {
   for (const auto &m : in.mods) {
@@ -616,17 +482,6 @@ private:
   const table::Form &form_;
 };
 
-// The forms of opcode `op` (an index into kOpcodes): consecutive in kForms.
-std::span<const table::Form> formsOf(uint16_t op) {
-  const auto *begin =
-      std::lower_bound(std::begin(table::kForms), std::end(table::kForms), op,
-                       [](const table::Form &f, uint16_t o) { return f.opcode < o; });
-  const auto *end = begin;
-  while (end != std::end(table::kForms) && end->opcode == op)
-    ++end;
-  return {begin, end};
-}
-
 const table::Form &deref(const table::Form &f) { return f; }
 const table::Form &deref(const table::Form *f) { return *f; }
 
@@ -686,26 +541,17 @@ private:
         return error(in.loc,
                      "guard '" + in.guard->reg + "' of '" + name + "' is not a predicate register");
     }
-    auto op = indexOf(table::kOpcodes, in.opcode);
-    if (!op)
+    identify(in);
+    if (in.op == Op::Unknown)
       return error(in.loc, "unknown instruction '" + in.opcode + "'");
-    const auto *begin =
-        std::lower_bound(std::begin(table::kForms), std::end(table::kForms), *op,
-                         [](const table::Form &f, uint16_t o) { return f.opcode < o; });
-    const auto *end = begin;
-    while (end != std::end(table::kForms) && end->opcode == *op)
-      ++end;
-    const auto forms = std::span(begin, end);
-    std::vector<uint16_t> mods;
-    for (const auto &m : in.mods) {
-      auto id = indexOf(table::kMods, m);
-      if (!id)
-        return error(in.loc, "unknown modifier '." + m + "' in '" + name + "'");
-      mods.push_back(*id);
-    }
+    const auto forms = formsOf(in.op);
+    for (size_t m = 0; m < in.mods.size(); ++m)
+      if (in.modIds[m] == Mod::Unknown)
+        return error(in.loc, "unknown modifier '." + in.mods[m] + "' in '" + name + "'");
     std::vector<const table::Form *> shaped, typed, modded;
     for (const auto &f : forms) {
-      const bool types = matchTypes(f, in.types), modsOk = matchMods(f, mods, in.modsBeforeType);
+      const bool types = matchTypes(f, in.types),
+                 modsOk = matchMods(f, in.modIds, in.modsBeforeType);
       if (types && modsOk)
         shaped.push_back(&f);
       else if (types)
@@ -757,39 +603,5 @@ private:
 } // namespace
 
 void validate(ParseResult &r) { Validator(r).run(); }
-
-bool assignForm(Instruction &in) {
-  in.form = -1;
-  auto op = indexOf(table::kOpcodes, in.opcode);
-  if (!op)
-    return false;
-  std::vector<uint16_t> mods;
-  for (const auto &m : in.mods) {
-    auto id = indexOf(table::kMods, m);
-    if (!id)
-      return false;
-    mods.push_back(*id);
-  }
-  for (const auto &f : formsOf(*op))
-    if (matchTypes(f, in.types) && matchMods(f, mods, in.modsBeforeType)) {
-      in.form = static_cast<int16_t>(&f - std::begin(table::kForms));
-      return true;
-    }
-  return false;
-}
-
-const FormInfo *formOf(const Instruction &in) {
-  static const std::vector<FormInfo> infos = [] {
-    std::vector<FormInfo> v;
-    for (const auto &f : table::kForms) {
-      const auto &fam = table::kFamilies[f.family];
-      v.push_back({fam.name, f.text, fam.emitter, !f.todo});
-    }
-    return v;
-  }();
-  if (in.form < 0 || static_cast<size_t>(in.form) >= infos.size())
-    return nullptr;
-  return &infos[static_cast<size_t>(in.form)];
-}
 
 } // namespace cucpu::ptx

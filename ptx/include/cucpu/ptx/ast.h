@@ -22,11 +22,26 @@ enum class Space : uint8_t { None, Reg, Sreg, Const, Global, Local, Param, Share
 enum class Type : uint8_t {
   None,
   Pred,
-  B8, B16, B32, B64, B128,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, TF32,
-  F32, F64,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  TF32,
+  F32,
+  F64,
 };
 
 // Size of a type in bytes (Pred counts as 1); 0 for None.
@@ -41,34 +56,38 @@ std::string_view typeName(Type t); // "f32"
 
 enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
 
+// Op and Mod: every opcode and modifier of the instruction table (ptx/isa/instructions.def),
+// "and" as Op::and_, "shared::cta" as Mod::shared_cta, "2d" as Mod::_2d; Unknown for others.
+#include "ptx_names.inc"
+
 // An operand of an instruction.
 struct Operand {
   enum class Kind : uint8_t {
-    Reg,      // %r1, %tid (component 0..3 for .x/.y/.z/.w), or a pair %p|%q (name2 set)
-    Imm,      // integer literal (decimal, hex 0x, octal 0, binary 0b; optional U suffix)
-    FImm,     // float literal: 0fXXXXXXXX (f32 bits), 0dXXXXXXXXXXXXXXXX (f64 bits) or decimal
-    Symbol,   // a variable, function or label name, with optional +offset (name+4)
-    Address,  // [base], [base+imm], [base+-imm], [imm]; base is Reg, Symbol, or absent (imm only)
-    Vector,   // {a, b, c, d}: registers, immediates, or '_' (a Sink) for vector ld/st/mov/tex
-    List,     // (a, b, ...): argument and return lists of call
-    Sink,     // '_'
+    Reg,     // %r1, %tid (component 0..3 for .x/.y/.z/.w), or a pair %p|%q (name2 set)
+    Imm,     // integer literal (decimal, hex 0x, octal 0, binary 0b; optional U suffix)
+    FImm,    // float literal: 0fXXXXXXXX (f32 bits), 0dXXXXXXXXXXXXXXXX (f64 bits) or decimal
+    Symbol,  // a variable, function or label name, with optional +offset (name+4)
+    Address, // [base], [base+imm], [base+-imm], [imm]; base is Reg, Symbol, or absent (imm only)
+    Vector,  // {a, b, c, d}: registers, immediates, or '_' (a Sink) for vector ld/st/mov/tex
+    List,    // (a, b, ...): argument and return lists of call
+    Sink,    // '_'
   };
   Kind kind = Kind::Reg;
   SourceLoc loc;
-  std::string name;  // Reg: register name incl. '%' (for %tid.x: "%tid"); Symbol/Address base name
-  std::string name2; // Reg: second register of a %p|%q pair; Vector: p of {..}|p; else empty
+  std::string name;   // Reg: register name incl. '%' (for %tid.x: "%tid"); Symbol/Address base name
+  std::string name2;  // Reg: second register of a %p|%q pair; Vector: p of {..}|p; else empty
   int component = -1; // Reg: .x=0 .y=1 .z=2 .w=3, -1 none
-  bool negate = false; // Reg: a '!' before a predicate operand (e.g. in selp/and.pred)
-  bool minus = false;  // Reg: a '-' before a register operand (negation in some forms)
-  int64_t imm = 0;     // Imm value; Symbol/Address offset
-  double fval = 0;     // FImm value as double
-  uint64_t fbits = 0;  // FImm raw bits as written (0f: 32 bits, 0d: 64 bits)
-  uint8_t fwidth = 0;  // FImm: 32 for 0f, 64 for 0d, 0 for decimal
-  bool addrIsReg = false;          // Address: base is a register (name) rather than a symbol
-  bool generic = false;            // Symbol in an initializer written as generic(name)
-  uint64_t mask = 0;               // Symbol in an initializer written as 0xFF00(name): the byte
-                                   // mask to apply to the address (0 = none)
-  std::vector<Operand> elems;      // Vector/List elements
+  bool negate = false;        // Reg: a '!' before a predicate operand (e.g. in selp/and.pred)
+  bool minus = false;         // Reg: a '-' before a register operand (negation in some forms)
+  int64_t imm = 0;            // Imm value; Symbol/Address offset
+  double fval = 0;            // FImm value as double
+  uint64_t fbits = 0;         // FImm raw bits as written (0f: 32 bits, 0d: 64 bits)
+  uint8_t fwidth = 0;         // FImm: 32 for 0f, 64 for 0d, 0 for decimal
+  bool addrIsReg = false;     // Address: base is a register (name) rather than a symbol
+  bool generic = false;       // Symbol in an initializer written as generic(name)
+  uint64_t mask = 0;          // Symbol in an initializer written as 0xFF00(name): the byte
+                              // mask to apply to the address (0 = none)
+  std::vector<Operand> elems; // Vector/List elements
 };
 
 // @%p or @!%p in front of an instruction.
@@ -77,7 +96,8 @@ struct Guard {
   bool negate = false;
 };
 
-// One instruction: the opcode, then its dot-modifiers split into types and the rest, in order.
+// One instruction: the opcode, then its dot-modifiers split into types and the rest, in order,
+// as written and as the instruction table's enumerators (op, modIds).
 // `ld.global.nc.v4.f32` -> opcode "ld", mods {"global","nc","v4"}, types {F32}.
 // `cvt.rn.f32.s32` -> opcode "cvt", mods {"rn"}, types {F32, S32}.
 // `setp.lt.and.s32` -> opcode "setp", mods {"lt","and"}, types {S32}.
@@ -88,11 +108,20 @@ struct Instruction {
   std::vector<Type> types;
   std::optional<Guard> guard;
   std::vector<Operand> operands;
+  Op op = Op::Unknown;
+  std::vector<Mod> modIds;    // parallel to mods
   uint8_t modsBeforeType = 0; // how many of `mods` were written before the first type suffix
-  int16_t form = -1; // the instruction table's form validation matched (cucpu/ptx/isa.h)
+  int16_t form = -1;          // the instruction table's form validation matched (cucpu/ptx/isa.h)
 
   bool hasMod(std::string_view m) const;
+  bool has(Mod m) const;
 };
+
+// Sets an instruction's op and modIds from its opcode and mods.
+void identify(Instruction &in);
+// The name of an opcode or modifier as PTX writes it ("and", "shared::cta"); "" for Unknown.
+std::string_view opName(Op op);
+std::string_view modName(Mod mod);
 
 // A variable declaration: registers (.reg), .shared, .local, .global, .const, .param.
 struct VarDecl {
@@ -100,17 +129,17 @@ struct VarDecl {
   Space space = Space::None;
   Linkage linkage = Linkage::None;
   Type type = Type::None;
-  unsigned vecWidth = 1;           // .v2 / .v4 declarations
-  uint32_t align = 0;              // .align N (0 = natural)
-  std::string name;                // for %r<6>, the prefix "%r"
-  int32_t rangeCount = -1;         // %r<6> -> 6 (names %r0..%r5); -1 for a single name
-  std::vector<uint64_t> dims;      // array dimensions; a 0 entry means unsized ([])
+  unsigned vecWidth = 1;      // .v2 / .v4 declarations
+  uint32_t align = 0;         // .align N (0 = natural)
+  std::string name;           // for %r<6>, the prefix "%r"
+  int32_t rangeCount = -1;    // %r<6> -> 6 (names %r0..%r5); -1 for a single name
+  std::vector<uint64_t> dims; // array dimensions; a 0 entry means unsized ([])
   bool hasInit = false;
-  std::vector<Operand> init;       // flattened initializer values (Imm, FImm, Symbol)
-  bool ptrAttr = false;            // .param .ptr ... (kernel parameter attributes)
-  uint32_t ptrAlign = 0;           // .ptr .align N
-  Space ptrSpace = Space::None;    // .ptr .global (the space the pointer points to), if written
-  bool managed = false;            // .attribute(.managed)
+  std::vector<Operand> init;    // flattened initializer values (Imm, FImm, Symbol)
+  bool ptrAttr = false;         // .param .ptr ... (kernel parameter attributes)
+  uint32_t ptrAlign = 0;        // .ptr .align N
+  Space ptrSpace = Space::None; // .ptr .global (the space the pointer points to), if written
+  bool managed = false;         // .attribute(.managed)
 };
 
 struct Label {
@@ -126,9 +155,9 @@ struct Label {
 // At module scope (Module::directives): .file, .pragma and `.alias a, b;` (args {Symbol a, b}).
 struct Directive {
   SourceLoc loc;
-  std::string name;                // "pragma", "loc", "file"
+  std::string name; // "pragma", "loc", "file"
   std::vector<Operand> args;
-  std::string text;                // string argument (.pragma "nounroll"; .file name)
+  std::string text; // string argument (.pragma "nounroll"; .file name)
 };
 
 struct ScopeBegin {
@@ -156,10 +185,10 @@ using Statement =
 
 struct Function {
   SourceLoc loc;
-  bool isEntry = false;        // .entry (kernel) vs .func
+  bool isEntry = false; // .entry (kernel) vs .func
   Linkage linkage = Linkage::None;
   std::string name;
-  std::vector<Param> returns;  // .func only
+  std::vector<Param> returns; // .func only
   std::vector<Param> params;
   bool hasBody = false;        // false for prototypes/.extern declarations
   std::vector<Statement> body; // flat; { } nesting appears as ScopeBegin/ScopeEnd
@@ -172,7 +201,7 @@ struct Function {
   uint32_t reqnctapercluster[3] = {0, 0, 0};
   uint32_t maxclusterrank = 0;
   bool explicitcluster = false;
-  bool blocksareclusters = false; // PTX 9.0
+  bool blocksareclusters = false;   // PTX 9.0
   std::vector<std::string> pragmas; // entry-scope .pragma strings (between signature and body)
 };
 
@@ -180,13 +209,13 @@ struct Module {
   uint32_t versionMajor = 0, versionMinor = 0; // .version 9.0
   SourceLoc versionLoc, targetLoc;             // where the version number and target name are
   std::string target;                          // "sm_75" (first target)
-  std::vector<std::string> targetOptions;      // further .target entries ("texmode_independent", ...)
+  std::vector<std::string> targetOptions; // further .target entries ("texmode_independent", ...)
   uint32_t addressSize = 64;
-  SourceLoc addressSizeLoc;                    // where .address_size is (line 0: absent)
-  std::vector<VarDecl> globals;                // module-scope variables, in order
-  std::vector<Function> functions;             // in order of appearance (declarations too)
-  std::vector<CallPrototype> prototypes;       // module-scope ones (rare)
-  std::vector<Directive> directives;           // module-scope .file, .pragma, .alias
+  SourceLoc addressSizeLoc;              // where .address_size is (line 0: absent)
+  std::vector<VarDecl> globals;          // module-scope variables, in order
+  std::vector<Function> functions;       // in order of appearance (declarations too)
+  std::vector<CallPrototype> prototypes; // module-scope ones (rare)
+  std::vector<Directive> directives;     // module-scope .file, .pragma, .alias
 
   const Function *findFunction(std::string_view name) const; // prefers a definition
 };
