@@ -3,7 +3,7 @@
 # everything is already installed.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ ccache python3 llvm-19-dev zlib1g-dev libzstd-dev liblz4-dev
+packages=(cmake ninja-build g++ ccache python3 llvm-19-dev llvm-19-tools zlib1g-dev libzstd-dev liblz4-dev
           libspdlog-dev libfmt-dev libgtest-dev)
 
 missing=()

@@ -1,7 +1,9 @@
 // ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
 #include "engine.h"
 #include "contiguous_gathers.h"
+#include "cucpu/jit/passes.h"
 #include "directed_rounding.h"
+#include "pass_registry.h"
 
 #include "perf_map.h"
 
@@ -187,12 +189,13 @@ struct Engine {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    // Registers to SSA first, then PTX's integer addresses to pointer arithmetic, then O3.
-    llvm::FunctionPassManager early;
-    early.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-    early.addPass(llvm::EarlyCSEPass());
+    // Registers to SSA first, then PTX's integer addresses to pointer arithmetic and scratch
+    // alias scopes (preOptimizationPipeline, passes by name as cucpu-opt runs them), then O3.
+    registerCucpuPasses(pb);
     llvm::ModulePassManager pre;
-    pre.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(early)));
+    if (auto err = pb.parsePassPipeline(pre, preOptimizationPipeline()))
+      log::warn(log::Component::Jit, "pre-optimization pipeline: {}",
+                llvm::toString(std::move(err)));
     // Full-width vectors wherever AVX-512 is there: LLVM's tuning for Intel's AVX-512 cores
     // (Skylake-X to Sapphire Rapids) prefers 256 bits, which halves a thread loop's lanes and
     // leaves no store a whole cache line wide for the streaming-store path.
@@ -201,8 +204,6 @@ struct Engine {
         if (!f.isDeclaration())
           f.addFnAttr("prefer-vector-width", "512");
     pre.run(m, mam);
-    rewritePointers(m);
-    tagScratchAccesses(m);
     if (log::enabled(log::Component::Jit, log::Level::Trace)) {
       std::string ir;
       llvm::raw_string_ostream os(ir);
