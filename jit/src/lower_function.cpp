@@ -6,6 +6,7 @@
 #include "lowering.h"
 #include "parallel_loops.h"
 #include "ptx_build.h"
+#include "ptx_passes.h"
 
 #include "pointer_rewrite.h"
 #include "scratch_alias.h"
@@ -264,20 +265,6 @@ void KernelLowering::collectRegisters() {
           for (auto &c : copyOut)
             flat_.push_back(std::move(c));
         };
-        // A guarded call (`@%p call ...`) is the call behind a branch around it.
-        auto unlessGuard = [&](ptx::Instruction call,
-                               const std::function<void(const ptx::Instruction &)> &emit) {
-          if (!call.guard) {
-            emit(call);
-            return;
-          }
-          const std::string skip = "$callskip" + std::to_string(++inlineCounter);
-          flat_.push_back(
-              build::branch(call.loc, skip, ptx::Guard{call.guard->reg, !call.guard->negate}));
-          call.guard.reset();
-          emit(call);
-          flat_.push_back(ptx::Label{call.loc, skip});
-        };
         // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
         // function it may reach, chosen by comparing the pointer with their addresses: the
         // functions of a `.calltargets` list, else those of the call's prototype whose address
@@ -439,7 +426,7 @@ void KernelLowering::collectRegisters() {
                              ? 1
                              : 0;
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Reg) {
-                unlessGuard(copy, [&](const ptx::Instruction &c) { indirectCall(c, i); });
+                indirectCall(copy, i); // guarded calls are behind branches (splitGuardedSync)
                 continue;
               }
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
@@ -448,21 +435,12 @@ void KernelLowering::collectRegisters() {
                 callee = nullptr; // an external function: a runtime service
             }
             if (callee) {
-              unlessGuard(copy, [&](const ptx::Instruction &c) { inlineCall(c, callee); });
+              inlineCall(copy, callee);
               continue;
             }
             if (depth > 0 && (copy.op == Op::ret)) {
               // Returning from an inlined function continues after its call.
               flat_.push_back(build::branch(copy.loc, endLabel, copy.guard));
-              continue;
-            }
-            // (Classified by opcode only: the forms are validated when blocks are formed, once
-            // the whole body is flat.)
-            const bool sync = copy.op == Op::bar || copy.op == Op::barrier || isWarpSync(copy);
-            if (copy.guard && sync) {
-              // `@p bar.sync 0` / `@p shfl.sync ...`: a synchronisation point inside a branch,
-              // which the block formation handles like any other.
-              unlessGuard(copy, [&](const ptx::Instruction &c) { flat_.push_back(c); });
               continue;
             }
             flat_.push_back(std::move(copy));
@@ -542,7 +520,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       warpMode_ = true;
     }
     lockstep.noteAccess(*in);
-    const bool warp = isWarpSync(*in);
+    const bool warp = passes::isWarpSync(*in);
     if (warp || isBarrier(*in)) { // unguarded: collectRegisters put guarded ones in branches
       const bool implicit = in == &implicitBarrier;
       Region &r = syncBlock(*in, implicit ? SIZE_MAX : fi, implicit);
@@ -645,14 +623,6 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
 }
 
 // Warp-level synchronisation: the lanes of a warp exchange values or wait for each other.
-bool KernelLowering::isWarpSync(const ptx::Instruction &in) const {
-  const Op op = in.op;
-  if (op == Op::bar || op == Op::barrier)
-    return in.has(Mod::warp);
-  return op == Op::shfl || op == Op::vote || op == Op::match || op == Op::redux ||
-         op == Op::activemask || op == Op::elect;
-}
-
 // Register ids an instruction reads (defs=false) or writes (defs=true).
 std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool defs) const {
   std::vector<int> out;
@@ -1038,7 +1008,7 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     if ((op == Op::ld || op == Op::ldu) && !readsKernelParameter(in))
       return true; // memory, or a call's per-thread argument and return slots
     return op == Op::atom || op == Op::call || op == Op::tex || op == Op::tld4 || op == Op::suld ||
-           op == Op::txq || op == Op::suq || isWarpSync(in) ||
+           op == Op::txq || op == Op::suq || passes::isWarpSync(in) ||
            ((op == Op::bar || op == Op::barrier) && in.has(Mod::red)) || readsVaryingSpecial(in);
   };
   std::vector<bool> varying(nr, false), divergent(nb, false);

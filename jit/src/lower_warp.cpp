@@ -3,6 +3,7 @@
 // its resume point in scratch, and a sync instruction's result is computed from the operands
 // every arriving lane published.
 #include "lowering.h"
+#include "ptx_passes.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -19,7 +20,7 @@ constexpr int kLanes = 32;
 } // namespace
 
 bool KernelLowering::emitWarpInstruction(const ptx::Instruction &in) {
-  if (isWarpSync(in)) // sync points are region boundaries; they never reach the normal path
+  if (passes::isWarpSync(in)) // sync points are region boundaries; they never reach the normal path
     throwInvalid(in.loc, "internal: warp-level instruction outside a sync point");
   return emitRuntimeInstruction(in);
 }

@@ -322,7 +322,6 @@ private:
                              ptx::Space *spaceOut);
   std::vector<int> regOperands(const ptx::Instruction &in, bool defs) const;
   bool isBarrier(const ptx::Instruction &in) const;
-  bool isWarpSync(const ptx::Instruction &in) const;
   void setThreadIndex(llvm::Value *linear, llvm::Value *x, llvm::Value *y, llvm::Value *z);
 
   const ptx::Function &fn_;

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "lowered_module.h"
 #include "lowering.h"
+#include "ptx_passes.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -175,6 +176,7 @@ Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
   if (!parsed.unsupported.empty())
     return Status(kCudaErrorNotSupported, parsed.unsupported[0].format() + " is not supported");
   addDeviceRuntime(parsed.module);
+  passes::run(parsed.module);
   return std::move(parsed.module);
 }
 

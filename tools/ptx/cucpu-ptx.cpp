@@ -2,6 +2,7 @@
 // optimisation and its native assembly, or run one kernel with arguments from the command line.
 #include "cucpu/jit/program.h"
 #include "cucpu/ptx/ast.h"
+#include "cucpu/ptx/printer.h"
 
 #include <cuda.h>
 
@@ -19,6 +20,7 @@ int usage() {
   std::fputs(
       "usage: cucpu-ptx check FILE          parse and lower every kernel, print diagnostics\n"
       "       cucpu-ptx ast FILE            functions, parameters and statements with locations\n"
+      "       cucpu-ptx print FILE          each function's body as PTX text, as parsed\n"
       "       cucpu-ptx ir FILE KERNEL      the kernel's block function as lowered (LLVM IR)\n"
       "       cucpu-ptx opt FILE KERNEL [BLOCK]  the same after the optimisation pipeline\n"
       "       cucpu-ptx asm FILE KERNEL [BLOCK]  native assembly for this CPU\n"
@@ -57,10 +59,18 @@ int check(const std::string &ptx) {
 void printOperand(const cucpu::ptx::Operand &o) {
   using K = cucpu::ptx::Operand::Kind;
   switch (o.kind) {
-  case K::Imm: std::printf("%lld", static_cast<long long>(o.imm)); break;
-  case K::FImm: std::printf("%g", o.fval); break;
-  case K::Address: std::printf("[%s%+lld]", o.name.c_str(), static_cast<long long>(o.imm)); break;
-  case K::Sink: std::printf("_"); break;
+  case K::Imm:
+    std::printf("%lld", static_cast<long long>(o.imm));
+    break;
+  case K::FImm:
+    std::printf("%g", o.fval);
+    break;
+  case K::Address:
+    std::printf("[%s%+lld]", o.name.c_str(), static_cast<long long>(o.imm));
+    break;
+  case K::Sink:
+    std::printf("_");
+    break;
   case K::Vector:
   case K::List:
     std::printf(o.kind == K::Vector ? "{" : "(");
@@ -71,7 +81,8 @@ void printOperand(const cucpu::ptx::Operand &o) {
     }
     std::printf(o.kind == K::Vector ? "}" : ")");
     break;
-  default: std::printf("%s%s", o.negate ? "!" : "", o.name.c_str());
+  default:
+    std::printf("%s%s", o.negate ? "!" : "", o.name.c_str());
   }
 }
 
@@ -84,8 +95,9 @@ int ast(const std::string &ptx) {
   std::printf("PTX %u.%u, target %s, %zu module variables\n", r.module.versionMajor,
               r.module.versionMinor, r.module.target.c_str(), r.module.globals.size());
   for (const auto &f : r.module.functions) {
-    std::printf("%u:%u: %s %s (%zu params)%s\n", f.loc.line, f.loc.col, f.isEntry ? ".entry" : ".func",
-                f.name.c_str(), f.params.size(), f.hasBody ? "" : " declaration");
+    std::printf("%u:%u: %s %s (%zu params)%s\n", f.loc.line, f.loc.col,
+                f.isEntry ? ".entry" : ".func", f.name.c_str(), f.params.size(),
+                f.hasBody ? "" : " declaration");
     for (const auto &st : f.body) {
       if (auto *in = std::get_if<cucpu::ptx::Instruction>(&st)) {
         std::printf("  %u:%u: %s", in->loc.line, in->loc.col, in->opcode.c_str());
@@ -103,6 +115,19 @@ int ast(const std::string &ptx) {
       }
     }
   }
+  return 0;
+}
+
+int print(const std::string &ptx) {
+  auto r = cucpu::ptx::parse(ptx);
+  for (const auto &d : r.errors)
+    std::fprintf(stderr, "%s\n", d.format().c_str());
+  if (!r.ok())
+    return 1;
+  for (const auto &f : r.module.functions)
+    if (f.hasBody)
+      std::printf("// %s %s\n%s\n", f.isEntry ? ".entry" : ".func", f.name.c_str(),
+                  cucpu::ptx::printBody(f).c_str());
   return 0;
 }
 
@@ -213,14 +238,18 @@ int main(int argc, char **argv) {
     return check(ptx);
   if (cmd == "ast")
     return ast(ptx);
+  if (cmd == "print")
+    return print(ptx);
   if ((cmd == "ir" && argc == 4) || ((cmd == "opt" || cmd == "asm") && (argc == 4 || argc == 5))) {
     using S = cucpu::jit::Program::Stage;
     unsigned block[3] = {0, 0, 0};
     if (argc == 5 && !parseDims(argv[4], block))
       return usage();
-    auto out = cucpu::jit::Program::inspect(
-        ptx, argv[3], cmd == "ir" ? S::LoweredIR : cmd == "opt" ? S::OptimizedIR : S::Assembly,
-        argc == 5 ? block : nullptr);
+    auto out = cucpu::jit::Program::inspect(ptx, argv[3],
+                                            cmd == "ir"    ? S::LoweredIR
+                                            : cmd == "opt" ? S::OptimizedIR
+                                                           : S::Assembly,
+                                            argc == 5 ? block : nullptr);
     if (!out.hasValue()) {
       std::fprintf(stderr, "cucpu-ptx: %s\n", out.error().message().c_str());
       return 1;

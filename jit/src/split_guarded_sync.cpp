@@ -1,0 +1,49 @@
+// PTX pass: guarded calls and synchronisation points become branches around unguarded ones.
+#include "ptx_build.h"
+#include "ptx_passes.h"
+
+#include <string>
+#include <vector>
+
+namespace cucpu::jit::passes {
+
+using Op = ptx::Op;
+
+bool isWarpSync(const ptx::Instruction &in) {
+  const Op op = in.op;
+  if (op == Op::bar || op == Op::barrier)
+    return in.has(ptx::Mod::warp);
+  return op == Op::shfl || op == Op::vote || op == Op::match || op == Op::redux ||
+         op == Op::activemask || op == Op::elect;
+}
+
+void splitGuardedSync(ptx::Function &f) {
+  std::vector<ptx::Statement> out;
+  out.reserve(f.body.size());
+  int skips = 0;
+  for (auto &st : f.body) {
+    auto *in = std::get_if<ptx::Instruction>(&st);
+    const bool split =
+        in && in->guard &&
+        (in->op == Op::call || in->op == Op::bar || in->op == Op::barrier || isWarpSync(*in));
+    if (!split) {
+      out.push_back(std::move(st));
+      continue;
+    }
+    const std::string skip = "$guard.skip" + std::to_string(skips++);
+    out.push_back(build::branch(in->loc, skip, ptx::Guard{in->guard->reg, !in->guard->negate}));
+    in->guard.reset();
+    const ptx::SourceLoc loc = in->loc;
+    out.push_back(std::move(st));
+    out.push_back(ptx::Label{loc, skip});
+  }
+  f.body = std::move(out);
+}
+
+void run(ptx::Module &m) {
+  for (auto &f : m.functions)
+    if (f.hasBody)
+      splitGuardedSync(f);
+}
+
+} // namespace cucpu::jit::passes
