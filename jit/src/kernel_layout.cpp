@@ -1,5 +1,6 @@
 // Layouts decided before lowering: kernel parameters, module variables, shared memory windows.
 #include "lowering.h"
+#include "ptx_passes.h"
 
 #include "cucpu/support/log.h"
 
@@ -114,36 +115,6 @@ llvm::GlobalVariable *declaredIn(llvm::Module *mod, llvm::GlobalVariable *def) {
   return decl;
 }
 
-// The functions whose address some instruction or initializer of the module takes (an operand
-// naming the function anywhere but as a call's direct target).
-std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &ast) {
-  std::set<std::string> names;
-  std::function<void(const ptx::Operand &)> scan = [&](const ptx::Operand &op) {
-    if (op.kind == ptx::Operand::Kind::Symbol || op.kind == ptx::Operand::Kind::Address)
-      names.insert(op.name);
-    for (const auto &e : op.elems)
-      scan(e);
-  };
-  for (const auto &v : ast.globals)
-    for (const auto &op : v.init)
-      scan(op);
-  for (const auto &fn : ast.functions)
-    for (const auto &st : fn.body)
-      if (auto *in = std::get_if<ptx::Instruction>(&st)) {
-        size_t callee = SIZE_MAX;
-        if (in->op == Op::call)
-          callee = !in->operands.empty() && in->operands[0].kind == ptx::Operand::Kind::List;
-        for (size_t i = 0; i < in->operands.size(); ++i)
-          if (i != callee)
-            scan(in->operands[i]);
-      }
-  std::vector<const ptx::Function *> out;
-  for (const auto &fn : ast.functions)
-    if (!fn.isEntry && fn.hasBody && names.count(fn.name))
-      out.push_back(&fn);
-  return out;
-}
-
 } // namespace
 
 llvm::GlobalVariable *ModuleState::global(const std::string &name) {
@@ -240,7 +211,7 @@ void lowerModuleScope(ModuleState &ms, std::vector<KernelInfo> &) {
       gv->setAlignment(llvm::Align(16));
       ms.functionMarkers[fn.name] = gv;
     }
-  ms.addressTaken = addressTakenFunctions(ms.ast);
+  ms.addressTaken = passes::addressTakenFunctions(ms.ast);
 
   uint32_t sharedOff = 0, dynamicAlign = 16;
   for (const auto &v : ms.ast.globals) {

@@ -265,75 +265,6 @@ void KernelLowering::collectRegisters() {
           for (auto &c : copyOut)
             flat_.push_back(std::move(c));
         };
-        // An indirect call (`call (r), %rd, (a, b), proto;`) becomes a direct call to each
-        // function it may reach, chosen by comparing the pointer with their addresses: the
-        // functions of a `.calltargets` list, else those of the call's prototype whose address
-        // the module takes. A pointer to none of them ends the grid with CUDA_ERROR_INVALID_PC
-        // (numba's runtime calls destructors through a prototype no function of the module has).
-        auto indirectCall = [&](const ptx::Instruction &call, size_t at) {
-          const std::string &label = call.operands.back().name;
-          const ptx::CallPrototype *proto = nullptr;
-          const ptx::Directive *targetList = nullptr;
-          for (const auto &st : f.body) {
-            if (auto *cp = std::get_if<ptx::CallPrototype>(&st); cp && cp->label == label)
-              proto = cp;
-            if (auto *d = std::get_if<ptx::Directive>(&st);
-                d && d->name == "calltargets" && d->text == label)
-              targetList = d;
-          }
-          for (const auto &cp : ms.ast.prototypes)
-            if (!proto && cp.label == label)
-              proto = &cp;
-          auto sizes = [](const std::vector<ptx::Param> &ps) {
-            std::vector<uint64_t> out;
-            for (const auto &p : ps)
-              out.push_back(varBytes(p.decl));
-            return out;
-          };
-          std::vector<const ptx::Function *> targets;
-          if (targetList) {
-            for (const auto &t : targetList->args)
-              if (const ptx::Function *fn = ms.ast.findFunction(t.name); fn && fn->hasBody)
-                targets.push_back(fn);
-          } else if (proto) {
-            for (const ptx::Function *fn : ms.addressTaken)
-              if (sizes(fn->params) == sizes(proto->params) &&
-                  sizes(fn->returns) == sizes(proto->returns))
-                targets.push_back(fn);
-          } else {
-            throwInvalid(call.loc, "indirect call without a .callprototype or .calltargets");
-          }
-          if (targets.empty()) { // a GPU faults only if the call runs: so does cucpu
-            log::debug(log::Component::Jit,
-                       "{}:{}: indirect call that can reach no function of the module: it faults "
-                       "if it runs",
-                       call.loc.line, call.loc.col);
-            flat_.push_back(
-                build::instruction(call.loc, "trap", {kBadCallMod}, {}, {call.operands[at]}));
-            return;
-          }
-          const std::string id = "$icall" + std::to_string(++inlineCounter);
-          const std::string pred = "%" + id.substr(1) + ".p";
-          addReg(pred, ptx::Type::Pred, call.loc);
-          const ptx::SourceLoc &loc = call.loc;
-          for (size_t k = 0; k < targets.size(); ++k) {
-            flat_.push_back(build::instruction(
-                loc, "setp", {"eq"}, {ptx::Type::U64},
-                {build::reg(pred, loc), call.operands[at], build::symbol(targets[k]->name, loc)}));
-            flat_.push_back(
-                build::branch(loc, id + "." + std::to_string(k), ptx::Guard{pred, false}));
-          }
-          flat_.push_back(build::instruction(loc, "trap", {kBadCallMod}, {}, {call.operands[at]}));
-          for (size_t k = 0; k < targets.size(); ++k) {
-            flat_.push_back(ptx::Label{loc, id + "." + std::to_string(k)});
-            ptx::Instruction direct = call;
-            direct.operands[at] = build::symbol(targets[k]->name, loc);
-            direct.operands.pop_back(); // the prototype or target list
-            inlineCall(direct, targets[k]);
-            flat_.push_back(build::branch(loc, id + ".end"));
-          }
-          flat_.push_back(ptx::Label{call.loc, id + ".end"});
-        };
         for (const auto &st : f.body) {
           if (std::holds_alternative<ptx::ScopeBegin>(st)) {
             scopes.emplace_back();
@@ -425,10 +356,6 @@ void KernelLowering::collectRegisters() {
               size_t i = !copy.operands.empty() && copy.operands[0].kind == ptx::Operand::Kind::List
                              ? 1
                              : 0;
-              if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Reg) {
-                indirectCall(copy, i); // guarded calls are behind branches (splitGuardedSync)
-                continue;
-              }
               if (i < copy.operands.size() && copy.operands[i].kind == ptx::Operand::Kind::Symbol)
                 callee = ms.ast.findFunction(copy.operands[i].name);
               if (callee && !callee->hasBody)

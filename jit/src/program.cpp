@@ -176,7 +176,13 @@ Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
   if (!parsed.unsupported.empty())
     return Status(kCudaErrorNotSupported, parsed.unsupported[0].format() + " is not supported");
   addDeviceRuntime(parsed.module);
-  passes::run(parsed.module);
+  try {
+    passes::run(parsed.module);
+  } catch (const LowerError &e) {
+    std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
+    log += "ptx: " + where + e.message + "\n";
+    return Status(e.code, where + e.message);
+  }
   return std::move(parsed.module);
 }
 

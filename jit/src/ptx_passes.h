@@ -4,6 +4,8 @@
 
 #include "cucpu/ptx/ast.h"
 
+#include <vector>
+
 namespace cucpu::jit::passes {
 
 // Whether `in` is a warp-level synchronisation point (bar.warp.sync, shfl, vote, match, redux,
@@ -14,6 +16,18 @@ bool isWarpSync(const ptx::Instruction &in);
 // `@!p bra $guard.skip<n>; <the instruction, unguarded>; $guard.skip<n>:`, so the call can be
 // inlined and the sync point handled as one inside any branch.
 void splitGuardedSync(ptx::Function &f);
+
+// The functions whose address some instruction or initializer of the module takes (an operand
+// naming the function anywhere but as a call's direct target).
+std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &m);
+
+// An indirect call (`call (r), %rd, (a), proto;`, unguarded) becomes, for each function it may
+// reach (its `.calltargets` list, else the functions in `taken` with the prototype's parameter
+// and result sizes), `setp.eq.u64 %$icall<n>, %rd, g; @%$icall<n> bra $icall<n>_<k>;`, then a
+// trap for a pointer to none of them, then per target `$icall<n>_<k>: call (r), g, (a);
+// bra $icall<n>_end;`.
+void expandIndirectCalls(const ptx::Module &m, ptx::Function &f,
+                         const std::vector<const ptx::Function *> &taken);
 
 // Every pass above, in order, over every function with a body.
 void run(ptx::Module &m);

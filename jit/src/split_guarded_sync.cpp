@@ -44,6 +44,10 @@ void run(ptx::Module &m) {
   for (auto &f : m.functions)
     if (f.hasBody)
       splitGuardedSync(f);
+  const auto taken = addressTakenFunctions(m);
+  for (auto &f : m.functions)
+    if (f.hasBody)
+      expandIndirectCalls(m, f, taken);
 }
 
 } // namespace cucpu::jit::passes

@@ -7,17 +7,27 @@
 
 namespace {
 
-// The body of kernel `k` around `body`, after `pass`.
+// The body of kernel `k` around `body`, after `pass` (given the module and k).
+constexpr const char *kFunctions = ".func f(.param .b32 x)\n{\nret;\n}\n"
+                                   ".func (.param .b32 r) g(.param .b32 x)\n{\nret;\n}\n"
+                                   ".func (.param .b32 r) h(.param .b32 x)\n{\nret;\n}\n"
+                                   ".global .u64 table[2] = {g, h};\n";
 template <typename Pass> std::string after(const std::string &body, Pass pass) {
-  const std::string ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
-                          ".func f(.param .b32 x)\n{\nret;\n}\n"
-                          ".visible .entry k()\n{\n" +
-                          body + "}\n";
+  const std::string ptx = std::string(".version 9.0\n.target sm_80\n.address_size 64\n") +
+                          kFunctions + ".visible .entry k()\n{\n" + body + "}\n";
   auto r = cucpu::ptx::parse(ptx);
   EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0].format());
   cucpu::ptx::Function &k = r.module.functions.back();
-  pass(k);
+  pass(r.module, k);
   return cucpu::ptx::printBody(k);
+}
+
+void splitGuardedSync(const cucpu::ptx::Module &, cucpu::ptx::Function &k) {
+  cucpu::jit::passes::splitGuardedSync(k);
+}
+
+void expandIndirectCalls(const cucpu::ptx::Module &m, cucpu::ptx::Function &k) {
+  cucpu::jit::passes::expandIndirectCalls(m, k, cucpu::jit::passes::addressTakenFunctions(m));
 }
 
 TEST(PtxPasses, SplitGuardedSyncBranchesAroundCallsAndSyncPoints) {
@@ -33,27 +43,26 @@ TEST(PtxPasses, SplitGuardedSyncBranchesAroundCallsAndSyncPoints) {
                          "@%p1 add.s32 %r1, %r1, 1;\n"
                          "@%p1 bar.warp.sync -1;\n"
                          "ret;\n";
-  EXPECT_EQ(after(in, cucpu::jit::passes::splitGuardedSync),
-            ".reg .pred %p<2>;\n"
-            ".reg .b32 %r<3>;\n"
-            "@!%p1 bra $guard.skip0;\n"
-            "bar.sync 0;\n"
-            "$guard.skip0:\n"
-            "@%p1 bra $guard.skip1;\n"
-            "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n"
-            "$guard.skip1:\n"
-            "{\n"
-            ".param .b32 a;\n"
-            "st.param.b32 [a], %r1;\n"
-            "@!%p1 bra $guard.skip2;\n"
-            "call f, (a);\n"
-            "$guard.skip2:\n"
-            "}\n"
-            "@%p1 add.s32 %r1, %r1, 1;\n"
-            "@!%p1 bra $guard.skip3;\n"
-            "bar.warp.sync -1;\n"
-            "$guard.skip3:\n"
-            "ret;\n");
+  EXPECT_EQ(after(in, splitGuardedSync), ".reg .pred %p<2>;\n"
+                                         ".reg .b32 %r<3>;\n"
+                                         "@!%p1 bra $guard.skip0;\n"
+                                         "bar.sync 0;\n"
+                                         "$guard.skip0:\n"
+                                         "@%p1 bra $guard.skip1;\n"
+                                         "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n"
+                                         "$guard.skip1:\n"
+                                         "{\n"
+                                         ".param .b32 a;\n"
+                                         "st.param.b32 [a], %r1;\n"
+                                         "@!%p1 bra $guard.skip2;\n"
+                                         "call f, (a);\n"
+                                         "$guard.skip2:\n"
+                                         "}\n"
+                                         "@%p1 add.s32 %r1, %r1, 1;\n"
+                                         "@!%p1 bra $guard.skip3;\n"
+                                         "bar.warp.sync -1;\n"
+                                         "$guard.skip3:\n"
+                                         "ret;\n");
 }
 
 TEST(PtxPasses, SplitGuardedSyncLeavesUnguardedCodeAlone) {
@@ -61,7 +70,43 @@ TEST(PtxPasses, SplitGuardedSyncLeavesUnguardedCodeAlone) {
                          "bar.sync 0;\n"
                          "add.s32 %r1, %r2, 7;\n"
                          "ret;\n";
-  EXPECT_EQ(after(in, cucpu::jit::passes::splitGuardedSync), in);
+  EXPECT_EQ(after(in, splitGuardedSync), in);
+}
+
+// An indirect call through a prototype reaches the address-taken functions of its shape (g
+// and h, whose addresses the table holds; not f), a pointer to neither traps.
+TEST(PtxPasses, ExpandIndirectCallsComparesThePointerWithEachTarget) {
+  const std::string in = ".reg .b64 %rd<2>;\n"
+                         ".reg .b32 %r<2>;\n"
+                         "ld.global.u64 %rd1, [table];\n"
+                         "{\n"
+                         ".param .b32 a;\n"
+                         ".param .b32 b;\n"
+                         "proto : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+                         "call (b), %rd1, (a), proto;\n"
+                         "}\n"
+                         "ret;\n";
+  EXPECT_EQ(after(in, expandIndirectCalls), ".reg .b64 %rd<2>;\n"
+                                            ".reg .b32 %r<2>;\n"
+                                            "ld.global.u64 %rd1, [table];\n"
+                                            "{\n"
+                                            ".param .b32 a;\n"
+                                            ".param .b32 b;\n"
+                                            ".reg .pred %$icall0;\n"
+                                            "setp.eq.u64 %$icall0, %rd1, g;\n"
+                                            "@%$icall0 bra $icall0_0;\n"
+                                            "setp.eq.u64 %$icall0, %rd1, h;\n"
+                                            "@%$icall0 bra $icall0_1;\n"
+                                            "trap.cucpu.badcall %rd1;\n"
+                                            "$icall0_0:\n"
+                                            "call (b), g, (a);\n"
+                                            "bra $icall0_end;\n"
+                                            "$icall0_1:\n"
+                                            "call (b), h, (a);\n"
+                                            "bra $icall0_end;\n"
+                                            "$icall0_end:\n"
+                                            "}\n"
+                                            "ret;\n");
 }
 
 TEST(PtxPrinter, OperandsRoundTrip) {
@@ -73,7 +118,7 @@ TEST(PtxPrinter, OperandsRoundTrip) {
                          "fma.rn.f32 %f1, %f1, 0f3F800000, 0fBF000000;\n"
                          "setp.eq.and.s64 %p1|%p0, %rd1, -3, !%p0;\n"
                          "ret;\n";
-  EXPECT_EQ(after(in, [](cucpu::ptx::Function &) {}), in);
+  EXPECT_EQ(after(in, [](const cucpu::ptx::Module &, cucpu::ptx::Function &) {}), in);
 }
 
 } // namespace

@@ -11,7 +11,7 @@ namespace cucpu::ptx {
 std::string print(const Operand &o);
 std::string print(const Instruction &in); // "@!%p bra $L1;"
 // The function's statements, one per line: declarations, labels, instructions, { and };
-// directives inside the body are left out.
+// directives and call prototypes inside the body are left out.
 std::string printBody(const Function &f);
 
 } // namespace cucpu::ptx
