@@ -29,7 +29,7 @@ class DefError(Exception):
 def split_top(text, sep=","):
     out, depth, cur = [], 0, ""
     for c in text:
-        depth += c in "{[" and 1 or c in "}]" and -1 or 0
+        depth += c in "{[(" and 1 or c in "}])" and -1 or 0
         if c == sep and depth == 0:
             out.append(cur.strip())
             cur = ""
@@ -151,7 +151,7 @@ def parse_def(path):
                 sets[name.strip()] = members.split()
             elif line.startswith("family "):
                 name, tier, category, lowering, note = (x.strip() for x in line[7:].split("|", 4))
-                if lowering not in EMITTERS + ("implemented", "todo"):
+                if lowering not in EMITTERS + ("implemented", "todo", "untracked"):
                     raise DefError(f"unknown lowering '{lowering}'")
                 fam = {"name": name, "tier": tier, "category": category, "lowering": lowering,
                        "note": note, "forms": []}
@@ -377,7 +377,8 @@ def write_instances(families, out):
 
 def family_status(fam):
     if not fam["forms"]:
-        return "implemented" if fam["lowering"] == "implemented" else "not implemented"
+        return {"implemented": "implemented", "untracked": "not tracked"}.get(fam["lowering"],
+                                                                              "not implemented")
     done = sum(not f["todo"] for f in fam["forms"])
     if done == len(fam["forms"]):
         return "implemented"
@@ -411,7 +412,9 @@ def write_md(families, out):
         "with; its families, tiers and categories are those of `../shared/data/ptx_isa.tsv`. A family is implemented when "
         "cucpu lowers every form the table gives it; a valid form it does not lower loads as "
         "`CUDA_ERROR_NOT_SUPPORTED` naming the form, an invalid one as `CUDA_ERROR_INVALID_PTX` "
-        "with the forms that would be valid.", "",
+        "with the forms that would be valid. Special registers, directives and runtime services have "
+        "no forms: their status is kept in the table by hand, \"not tracked\" where nothing is "
+        "claimed either way.", "",
         f"The table holds {n_forms} forms (after expanding dotted choices); cucpu lowers "
         f"{n_forms - n_todo} of them.", "",
         "Conformance cases (`tests/conformance`, outputs recorded on NVIDIA H200 and H100 GPUs, "

@@ -3,14 +3,6 @@
 // arch: compute_80
 #include "conf.cuh"
 
-#define WV(i) (((i) * 2654435761u) >> 25)
-#define WK(name, ...)                                                                          \
-  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
-    IDX;                                                                                       \
-    u32 v = WV(i), d = 0xdeadbeef;                                                             \
-    __VA_ARGS__;                                                                               \
-    D[i] = d;                                                                                  \
-  }
 
 // ---- Warp-level instructions with immediate lane, clamp, mask and value operands
 WK(shfl_up_imm, asm("shfl.sync.up.b32 %0, %1, 3, 7680, 0xffffffff;" : "=r"(d) : "r"(v))) //@ u32 threads=96

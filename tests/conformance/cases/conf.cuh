@@ -77,3 +77,14 @@ typedef double f64;
      asm("{ .reg .pred %%p; " insn " %%p, %1, %2; selp.u32 %0, 1, 0, %%p; }"                         \
          : "=r"(d)                                                                             \
          : C_##TA(a), C_##TB(b)))
+
+// Warp-level cases: each thread's value v (scattered bits, some lanes sharing values, for match
+// and uni); the body sets d.
+#define WV(i) (((i) * 2654435761u) >> 25)
+#define WK(name, ...)                                                                          \
+  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
+    IDX;                                                                                       \
+    u32 v = WV(i), d = 0xdeadbeef;                                                             \
+    __VA_ARGS__;                                                                               \
+    D[i] = d;                                                                                  \
+  }

@@ -3,16 +3,7 @@
 // arch: compute_80
 #include "conf.cuh"
 
-// Each thread's value: scattered bits, some lanes sharing values (for match and uni).
-#define WV(i) (((i) * 2654435761u) >> 25)
 #define LANE (threadIdx.x & 31)
-#define WK(name, ...)                                                                          \
-  extern "C" __global__ void name(const void *, const void *, const void *, u32 *D, int n) {   \
-    IDX;                                                                                       \
-    u32 v = WV(i), d = 0xdeadbeef;                                                             \
-    __VA_ARGS__;                                                                               \
-    D[i] = d;                                                                                  \
-  }
 
 WK(shfl_idx, d = __shfl_sync(0xffffffff, v, (LANE * 7 + 3) & 31)) //@ u32 threads=96
 WK(shfl_idx_width8, d = __shfl_sync(0xffffffff, v, LANE + 5, 8)) //@ u32 threads=96

@@ -10,10 +10,13 @@ import pathlib
 import random
 import re
 import subprocess
+import sys
 import tempfile
 
 root = pathlib.Path(__file__).resolve().parents[3]
 here = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(root / "scripts"))
+from gen_ptx_table import split_top  # noqa: E402  (operands split at top-level commas)
 PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 
 TYPES = ("pred b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 "
@@ -49,23 +52,6 @@ def functions(lines):
     return out
 
 
-def split_operands(text):
-    ops, depth, cur = [], 0, ""
-    for c in text:
-        if c in "[{(":
-            depth += 1
-        elif c in "]})":
-            depth -= 1
-        if c == "," and depth == 0:
-            ops.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    if cur.strip():
-        ops.append(cur.strip())
-    return ops
-
-
 def registers(lines, first, last):
     regs = {}
     for line in lines[first:last + 1]:
@@ -80,7 +66,7 @@ def mutate(rng, line, pools, regs):
     m = INSTR.match(line)
     indent, guard, opcode, ops = m.group(1), m.group(2) or "", m.group(3), m.group(5) or ""
     parts = opcode.split(".")
-    operands = split_operands(ops)
+    operands = split_top(ops)
     kind = rng.choices(list(KINDS), weights=list(KINDS.values()))[0]
     if kind == "drop_mod" and len(parts) > 1:
         del parts[rng.randrange(1, len(parts))]
