@@ -589,10 +589,34 @@ private:
     if (target_ && match->sm > target_)
       return error(in.loc, "'" + name + "' requires .target sm_" + std::to_string(match->sm) +
                                " or higher");
+    if (in.op == Op::call)
+      if (auto why = callShape(in))
+        return error(in.loc, "'" + name + "': " + *why);
     in.form = static_cast<int16_t>(match - std::begin(table::kForms));
     if (match->todo)
       r_.unsupported.push_back(
           {in.loc, "instruction '" + name + "' (form " + std::string(match->text) + ")"});
+  }
+
+  // A direct call passes as many arguments and takes as many results as the callee declares
+  // (ptxas: "Call has wrong number of parameters").
+  std::optional<std::string> callShape(const Instruction &in) const {
+    const Operand *results = nullptr, *args = nullptr;
+    const Function *callee = nullptr;
+    for (const auto &o : in.operands) {
+      if (o.kind == K::Symbol && !callee)
+        callee = r_.module.findFunction(o.name);
+      else if (o.kind == K::List)
+        (callee ? args : results) = &o;
+    }
+    if (!callee)
+      return std::nullopt; // an indirect call: its prototype has the shape
+    const size_t nargs = args ? args->elems.size() : 0, nres = results ? results->elems.size() : 0;
+    if (nargs != callee->params.size() || nres != callee->returns.size())
+      return "'" + callee->name + "' takes " + std::to_string(callee->params.size()) +
+             " arguments and gives " + std::to_string(callee->returns.size()) +
+             " results; the call has " + std::to_string(nargs) + " and " + std::to_string(nres);
+    return std::nullopt;
   }
 
   ParseResult &r_;

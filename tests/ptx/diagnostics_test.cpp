@@ -496,3 +496,26 @@ TEST(PtxDiagnostics, TokenSoup) {
       FAIL() << "iteration " << iter << ": " << s;
   }
 }
+
+namespace {
+
+// A direct call passes the callee's arguments and takes its results, as ptxas checks ("Call has
+// wrong number of parameters"); an indirect call is checked against its prototype instead.
+TEST(PtxValidation, CallArgumentCountsMatchTheCallee) {
+  const std::string callee = ".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n";
+  auto call = [&](const std::string &c) {
+    return parse(
+        mod(callee + ".entry k()\n{\n.param .b32 x;\n.param .b32 y;\n" + c + "\nret;\n}\n"));
+  };
+  EXPECT_TRUE(call("call (y), f, (x);").ok());
+  ParseResult r = call("call f, (x);");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].format(), "12:1: 'call': 'f' takes 1 arguments and gives 1 results; the "
+                                  "call has 1 and 0");
+  r = call("call (y), f, (x, y);");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].format(), "12:1: 'call': 'f' takes 1 arguments and gives 1 results; the "
+                                  "call has 2 and 1");
+}
+
+} // namespace
