@@ -154,24 +154,6 @@ void KernelLowering::collectRegisters() {
             rename(op.name);
             if (!op.name2.empty())
               rename(op.name2);
-            // A vector register is its components: %v.y names one, %v all of them.
-            if (auto vec = vectorRegs_.find(op.name); vec != vectorRegs_.end()) {
-              if (op.component >= 0) {
-                op.name += std::string(".") + "xyzw"[op.component & 3];
-                op.component = -1;
-              } else {
-                ptx::Operand whole = op;
-                whole.kind = ptx::Operand::Kind::Vector;
-                whole.elems.clear();
-                for (unsigned c = 0; c < vec->second; ++c) {
-                  ptx::Operand e = op;
-                  e.name += std::string(".") + "xyzw"[c];
-                  whole.elems.push_back(std::move(e));
-                }
-                whole.name.clear();
-                op = std::move(whole);
-              }
-            }
           } else if (op.kind == ptx::Operand::Kind::Address ||
                      op.kind == ptx::Operand::Kind::Symbol) {
             rename(op.name); // registers, labels, variables declared in a scope (call parameters)
@@ -279,20 +261,8 @@ void KernelLowering::collectRegisters() {
           if (auto *v = std::get_if<ptx::VarDecl>(&st)) {
             switch (v->space) {
             case ptx::Space::Reg: {
-              // `.reg .v4 .f32 %v;` declares %v.x, %v.y, %v.z and %v.w.
-              auto add = [&](const std::string &flat) {
-                if (v->vecWidth == 1) {
-                  addReg(flat, v->type, v->loc);
-                  return;
-                }
-                if (v->vecWidth > 4)
-                  throwInvalid(v->loc, "vector register '" + v->name + "' wider than 4");
-                vectorRegs_[flat] = v->vecWidth;
-                for (unsigned c = 0; c < v->vecWidth; ++c) {
-                  const std::string component = std::string(".") + "xyzw"[c];
-                  addReg(flat + component, v->type, v->loc);
-                }
-              };
+              // (vector registers are their components: expandVectorRegisters)
+              auto add = [&](const std::string &flat) { addReg(flat, v->type, v->loc); };
               if (v->rangeCount >= 0) {
                 // A budget against hostile input: nvcc's largest kernels declare tens of
                 // thousands; a hundred million would take minutes and gigabytes to lower.

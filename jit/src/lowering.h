@@ -328,7 +328,6 @@ private:
   KernelInfo &info_;
   llvm::Function *f_ = nullptr;
   std::unordered_map<std::string, int> regIds_;
-  std::unordered_map<std::string, unsigned> vectorRegs_; // .reg .v2/.v4: name -> components
   std::vector<RegInfo> regs_;
   std::vector<ptx::Statement> flat_; // the body after scopes are flattened and calls inlined
   std::vector<bool> varying_;        // per register: may differ between threads (findUniform)

@@ -17,6 +17,11 @@ bool isWarpSync(const ptx::Instruction &in);
 // inlined and the sync point handled as one inside any branch.
 void splitGuardedSync(ptx::Function &f);
 
+// A vector register (`.reg .v4 .f32 %v;`, also in %v<N> ranges) becomes its components, scalar
+// registers %v.x ... %v.w; an operand naming one component (%v.y) names that register, one
+// naming the whole vector (in ld, st, mov) is the vector {%v.x, %v.y, %v.z, %v.w}.
+void expandVectorRegisters(ptx::Function &f);
+
 // The functions whose address some instruction or initializer of the module takes (an operand
 // naming the function anywhere but as a call's direct target).
 std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &m);

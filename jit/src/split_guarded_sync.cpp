@@ -40,14 +40,4 @@ void splitGuardedSync(ptx::Function &f) {
   f.body = std::move(out);
 }
 
-void run(ptx::Module &m) {
-  for (auto &f : m.functions)
-    if (f.hasBody)
-      splitGuardedSync(f);
-  const auto taken = addressTakenFunctions(m);
-  for (auto &f : m.functions)
-    if (f.hasBody)
-      expandIndirectCalls(m, f, taken);
-}
-
 } // namespace cucpu::jit::passes

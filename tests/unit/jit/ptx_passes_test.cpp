@@ -109,6 +109,42 @@ TEST(PtxPasses, ExpandIndirectCallsComparesThePointerWithEachTarget) {
                                             "ret;\n");
 }
 
+// Vector registers become their components: one per operand naming a component, a vector of
+// all of them where the whole register is named; ranges and scopes too.
+TEST(PtxPasses, ExpandVectorRegistersNamesTheComponents) {
+  const std::string in = ".reg .b64 %rd<2>;\n"
+                         ".reg .v2 .f32 %w<2>;\n"
+                         ".reg .f32 %f;\n"
+                         "ld.global.v2.f32 %w1, [%rd1];\n"
+                         "{\n"
+                         ".reg .v4 .u32 %v;\n"
+                         "ld.global.v4.u32 %v, [%rd1];\n"
+                         "add.u32 %v.y, %v.x, %v.w;\n"
+                         "}\n"
+                         "add.f32 %f, %w1.x, %w0.y;\n"
+                         "ret;\n";
+  EXPECT_EQ(
+      after(in, [](const cucpu::ptx::Module &,
+                   cucpu::ptx::Function &k) { cucpu::jit::passes::expandVectorRegisters(k); }),
+      ".reg .b64 %rd<2>;\n"
+      ".reg .f32 %w0.x;\n"
+      ".reg .f32 %w0.y;\n"
+      ".reg .f32 %w1.x;\n"
+      ".reg .f32 %w1.y;\n"
+      ".reg .f32 %f;\n"
+      "ld.global.v2.f32 {%w1.x, %w1.y}, [%rd1];\n"
+      "{\n"
+      ".reg .u32 %v.x;\n"
+      ".reg .u32 %v.y;\n"
+      ".reg .u32 %v.z;\n"
+      ".reg .u32 %v.w;\n"
+      "ld.global.v4.u32 {%v.x, %v.y, %v.z, %v.w}, [%rd1];\n"
+      "add.u32 %v.y, %v.x, %v.w;\n"
+      "}\n"
+      "add.f32 %f, %w1.x, %w0.y;\n"
+      "ret;\n");
+}
+
 TEST(PtxPrinter, OperandsRoundTrip) {
   const std::string in = ".reg .b64 %rd<3>;\n"
                          ".reg .v4 .f32 %v;\n"
