@@ -14,23 +14,10 @@ using fp::Round;
 
 namespace {
 
+// The format of a scalar float type (not f16x2/bf16x2).
 bool scalarFormat(T t, Format *f) {
-  switch (t) {
-  case T::F16:
-    *f = Format::F16;
-    return true;
-  case T::BF16:
-    *f = Format::BF16;
-    return true;
-  case T::F32:
-    *f = Format::F32;
-    return true;
-  case T::F64:
-    *f = Format::F64;
-    return true;
-  default:
-    return false;
-  }
+  unsigned lanes;
+  return fp::formatOf(t, f, &lanes) && lanes == 1;
 }
 
 } // namespace

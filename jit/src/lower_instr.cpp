@@ -16,33 +16,6 @@ namespace {
 
 bool signedType(T t) { return ptx::isSigned(t); }
 
-ptx::Space spaceOf(const ptx::Instruction &in) {
-  for (Mod m : in.modIds) {
-    if (m == Mod::global)
-      return ptx::Space::Global;
-    // a cluster is one block: its shared window is the block's
-    if (m == Mod::shared || m == Mod::shared_cta || m == Mod::shared_cluster)
-      return ptx::Space::Shared;
-    if (m == Mod::local)
-      return ptx::Space::Local;
-    if (m == Mod::const_)
-      return ptx::Space::Const;
-    if (m == Mod::param || m == Mod::param_entry || m == Mod::param_func)
-      return ptx::Space::Param;
-  }
-  return ptx::Space::None; // generic
-}
-
-unsigned vectorWidth(const ptx::Instruction &in) {
-  if (in.has(Mod::v2))
-    return 2;
-  if (in.has(Mod::v4))
-    return 4;
-  if (in.has(Mod::v8))
-    return 8;
-  return 1;
-}
-
 } // namespace
 
 // --------------------------------------------------------------------------------------------
@@ -193,7 +166,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
 
   if (op == Op::mov) {
     need(2);
-    if (const unsigned n = vectorWidth(in); n > 1) { // mov.v2/.v4: element by element
+    if (const unsigned n = ptx::vectorWidth(in); n > 1) { // mov.v2/.v4: element by element
       auto element = [](const ptx::Operand &v, unsigned i) {
         if (v.kind == K::Vector)
           return v.elems.at(i);
@@ -250,12 +223,12 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     if (o.size() != operands || t == T::None)
       throwInvalid(in.loc, "'" + spellingOf(in) + "' expects " + std::to_string(operands) +
                                " operands and a type");
-    ptx::Space sp = spaceOf(in);
+    ptx::Space sp = ptx::spaceOf(in);
     const ptx::Operand &addrOp = load ? o[1] : o[0];
     const ptx::Operand &valOp = load ? o[0] : o[1];
     bool outside = false;
     Value *p = address(addrOp, sp, in, &outside);
-    unsigned vw = vectorWidth(in);
+    unsigned vw = ptx::vectorWidth(in);
     unsigned es = ptx::typeSize(t);
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
     const bool isVolatile = in.has(Mod::volatile_);
@@ -320,7 +293,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
 
   if (op == Op::cvta) {
     need(2);
-    ptx::Space sp = spaceOf(in);
+    ptx::Space sp = ptx::spaceOf(in);
     Value *v = src(1, T::U64);
     // Shared addresses are offsets into the block's shared window; generic addresses, and
     // .param addresses in registers, are host pointers.
@@ -349,7 +322,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
         if (auto *gv = ms.global(v.name))
           konst = b.CreateOr(konst, within(gv, b.getInt64(varBytes(v))));
     Value *r;
-    switch (spaceOf(in)) {
+    switch (ptx::spaceOf(in)) {
     case ptx::Space::Shared:
       r = shared;
       break;
@@ -376,7 +349,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     const bool isAtom = op == Op::atom;
     if (t == T::Pred) // memory holds no predicates
       throwInvalid(in.loc, "'" + spellingOf(in) + "' has no predicate form");
-    ptx::Space sp = spaceOf(in);
+    ptx::Space sp = ptx::spaceOf(in);
     const size_t base = isAtom ? 1 : 0;
     bool outside = false;
     Value *p = address(o.at(base), sp, in, &outside);
@@ -434,7 +407,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
   if ((op == Op::prefetch || op == Op::prefetchu) && !in.has(Mod::tensormap) &&
       in.operands.size() == 1) {
     // A hint to the CPU's caches (never faults): L1 keeps the line closest, L2 one level out.
-    Value *addr = address(in.operands[0], spaceOf(in), in);
+    Value *addr = address(in.operands[0], ptx::spaceOf(in), in);
     b.CreateIntrinsic(llvm::Intrinsic::prefetch, {addr->getType()},
                       {addr, b.getInt32(0), b.getInt32(in.has(Mod::L1) ? 3 : 2), b.getInt32(1)});
     return true;

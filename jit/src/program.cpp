@@ -155,6 +155,13 @@ std::string bitcodeOf(const llvm::Module &m) {
   return bitcode;
 }
 
+// A lowering error as the load's status, its "line:col: message" also in `log`.
+Status loadError(const LowerError &e, std::string &log) {
+  std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
+  log += "ptx: " + where + e.message + "\n";
+  return Status(e.code, where + e.message);
+}
+
 // The module `text` holds, with the device runtime's syscalls it declares defined; INVALID_PTX
 // with every diagnostic in `log` ("ptx: line:col: message") when it is malformed or unloadable.
 Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
@@ -179,9 +186,7 @@ Expected<ptx::Module> parseModule(std::string_view text, std::string &log) {
   try {
     passes::run(parsed.module);
   } catch (const LowerError &e) {
-    std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
-    log += "ptx: " + where + e.message + "\n";
-    return Status(e.code, where + e.message);
+    return loadError(e, log);
   }
   return std::move(parsed.module);
 }
@@ -234,9 +239,7 @@ Expected<LoweredModule> lowerModule(std::string_view text, llvm::orc::LLJIT &jit
       out.llvmNames.push_back(std::move(llvmName));
     }
   } catch (const LowerError &e) {
-    std::string where = e.loc.line ? fmt::format("{}:{}: ", e.loc.line, e.loc.col) : "";
-    log += "ptx: " + where + e.message + "\n";
-    return Status(e.code, where + e.message);
+    return loadError(e, log);
   }
   for (auto &m : modules) {
     std::string verifyMsg;

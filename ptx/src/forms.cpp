@@ -92,6 +92,37 @@ void identify(Instruction &in) {
   }
 }
 
+Space spaceOf(const Instruction &in) {
+  for (Mod m : in.modIds)
+    switch (m) {
+    case Mod::global:
+      return Space::Global;
+    case Mod::shared:
+    case Mod::shared_cta:
+    case Mod::shared_cluster:
+      return Space::Shared;
+    case Mod::local:
+      return Space::Local;
+    case Mod::const_:
+      return Space::Const;
+    case Mod::param:
+    case Mod::param_entry:
+    case Mod::param_func:
+      return Space::Param;
+    default:
+      break;
+    }
+  return Space::None;
+}
+
+unsigned vectorWidth(const Instruction &in) {
+  if (in.has(Mod::v2))
+    return 2;
+  if (in.has(Mod::v4))
+    return 4;
+  return in.has(Mod::v8) ? 8 : 1;
+}
+
 std::string_view opName(Op op) {
   const auto i = static_cast<size_t>(op);
   return i < std::size(table::kOpcodes) ? table::kOpcodes[i] : std::string_view();

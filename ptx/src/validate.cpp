@@ -179,34 +179,6 @@ private:
   std::unordered_set<std::string> functions_;
 };
 
-Space spaceOfMods(const Instruction &in) {
-  for (const auto &m : in.mods) {
-    if (m == "global")
-      return Space::Global;
-    if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
-      return Space::Shared;
-    if (m == "local")
-      return Space::Local;
-    if (m == "const")
-      return Space::Const;
-    if (m == "param" || m == "param::entry" || m == "param::func")
-      return Space::Param;
-  }
-  return Space::None;
-}
-
-unsigned vectorCount(const Instruction &in) {
-  for (const auto &m : in.mods) {
-    if (m == "v2")
-      return 2;
-    if (m == "v4")
-      return 4;
-    if (m == "v8")
-      return 8;
-  }
-  return 1;
-}
-
 // Checks the operands of `in` against one form; the reason when they do not fit.
 class OperandChecker {
 public:
@@ -349,7 +321,7 @@ private:
       return "address expected";
     if (!o.elems.empty())
       return "a texture or surface address where a memory address is expected";
-    const Space space = spaceOfMods(in_);
+    const Space space = spaceOf(in_);
     if (o.name.empty()) {
       if (space != Space::Local)
         return "immediate addresses are allowed only for .local";
@@ -460,7 +432,7 @@ private:
         return "unknown symbol '" + o.name + "'";
       return std::nullopt;
     case OperandKind::Data: {
-      const unsigned n = vectorCount(in_);
+      const unsigned n = vectorWidth(in_);
       const bool write = index == 0;
       if (n > 1 || o.kind == K::Vector) // surfaces take one value as {r}
         return vector(o, n, want, write, s.relaxed);
@@ -541,8 +513,7 @@ private:
         return error(in.loc,
                      "guard '" + in.guard->reg + "' of '" + name + "' is not a predicate register");
     }
-    identify(in);
-    if (in.op == Op::Unknown)
+    if (in.op == Op::Unknown) // (the parser identified the opcode and modifiers)
       return error(in.loc, "unknown instruction '" + in.opcode + "'");
     const auto forms = formsOf(in.op);
     for (size_t m = 0; m < in.mods.size(); ++m)

@@ -119,6 +119,11 @@ struct Instruction {
 
 // Sets an instruction's op and modIds from its opcode and mods.
 void identify(Instruction &in);
+// The state space an instruction's modifiers name (.shared::cta and .shared::cluster are .shared:
+// a cluster is one block on cucpu); None for a generic access.
+Space spaceOf(const Instruction &in);
+// The count of a .v2/.v4/.v8 modifier; 1 without one.
+unsigned vectorWidth(const Instruction &in);
 // The name of an opcode or modifier as PTX writes it ("and", "shared::cta"); "" for Unknown.
 std::string_view opName(Op op);
 std::string_view modName(Mod mod);
