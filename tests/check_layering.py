@@ -10,7 +10,8 @@ root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 ALLOWED = {
     "src/support": {"fmt", "spdlog", "cucpu/support"},
     "ptx": {"cucpu/ptx", "cucpu/support"},
-    "jit": {"cucpu/jit", "cucpu/ptx", "cucpu/support", "kernel_abi.h", "llvm"},
+    "jit": {"cucpu/jit", "cucpu/ptx", "cucpu/devicelib", "cucpu/support", "kernel_abi.h", "llvm"},
+    "src/devicelib": {"cucpu/devicelib", "kernel_abi.h"},
     "src/exec": {"cucpu/exec", "cucpu/support", "kernel_abi.h"},
     "src/driver": {"cucpu/driver", "cucpu/jit", "cucpu/exec", "cucpu/support", "kernel_abi.h",
                    "cuda.h"},

@@ -121,6 +121,48 @@ typedef struct cucpu_services {
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 
+/* Element formats of warp-level matrix operations (cucpu_mma_desc). */
+enum {
+  CUCPU_MF_F16 = 0,
+  CUCPU_MF_BF16 = 1,
+  CUCPU_MF_TF32 = 2, /* an f32 of which the tensor core reads the top 19 bits */
+  CUCPU_MF_F32 = 3,
+  CUCPU_MF_F64 = 4,
+  CUCPU_MF_S8 = 5,
+  CUCPU_MF_U8 = 6,
+  CUCPU_MF_S4 = 7,
+  CUCPU_MF_U4 = 8,
+  CUCPU_MF_B1 = 9,
+  CUCPU_MF_E4M3 = 10,
+  CUCPU_MF_E5M2 = 11,
+  CUCPU_MF_S32 = 12
+};
+
+/* cucpu_mma_desc.flags */
+enum {
+  CUCPU_MMA_SATFINITE = 1, /* integer results saturate */
+  CUCPU_MMA_XOR = 2,       /* b1 products are a ^ b (else a & b) */
+  CUCPU_MMA_WMMA = 4       /* wmma fragments: element e of lane l is element e * 32 + l of the
+                            * row-major matrix (else mma.sync's fragment layouts of the ISA) */
+};
+
+/* A warp-level matrix product D = A * B + C (mma.sync, wmma.mma), described by the JIT as a
+ * constant. Each lane publishes its A, B and C registers one after another (4 or 8 bytes each,
+ * `reg_bytes`), and gets its D registers back the same way. */
+typedef struct cucpu_mma_desc { /* 16 uint16_t: the JIT emits it as an array of them */
+  uint16_t m, n, k;
+  uint16_t a, b, c, d;        /* CUCPU_MF_* */
+  uint16_t a_regs, b_regs, c_regs, d_regs;
+  uint16_t reg_bytes[4];      /* bytes of one register of A, B, C, D */
+  uint16_t flags;             /* CUCPU_MMA_* */
+} cucpu_mma_desc;
+
+/* The product for one warp: `lanes` lanes (the others read as zero and get nothing) published
+ * their registers at pub + lane * pub_stride; D goes to res + lane * res_stride. Defined by the
+ * device library (cucpu/devicelib) and resolved by the JIT. */
+void cucpu_mma(const cucpu_mma_desc *desc, const uint8_t *pub, uint64_t pub_stride, uint8_t *res,
+               uint64_t res_stride, uint32_t lanes);
+
 /* One per launch; read-only for generated code. Field offsets are part of the contract: the JIT
  * emits loads at these offsets (checked by static assertions on both sides). */
 typedef struct cucpu_launch {
