@@ -1,5 +1,6 @@
 // ORC LLJIT set-up: host target, process symbols (libm), O3 pipeline with vectorisation.
 #include "engine.h"
+#include "cucpu/devicelib/devicelib.h"
 #include "contiguous_gathers.h"
 #include "cucpu/jit/passes.h"
 #include "directed_rounding.h"
@@ -104,6 +105,16 @@ struct Engine {
       return;
     }
     jit->getMainJITDylib().addGenerator(std::move(*gen));
+    // The device library's functions, which generated code calls by name.
+    llvm::orc::SymbolMap library;
+    for (const auto &s : devicelib::symbols())
+      library[jit->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
+                                               llvm::JITSymbolFlags::Exported};
+    if (auto err = jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(library)))) {
+      error = llvm::toString(std::move(err));
+      jit.reset();
+      return;
+    }
     libraryInfo = std::make_unique<llvm::TargetLibraryInfoImpl>(tm->getTargetTriple());
     // Vector math: glibc's libmvec, loaded globally so generated code finds its symbols.
     avx512 = tm->getMCSubtargetInfo()->checkFeatures("+avx512f");

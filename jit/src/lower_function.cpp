@@ -427,6 +427,11 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
         namedBarriers_ = true;
       }
       warpMode_ |= warp;
+      if (passes::isMatrixSync(*in)) {
+        const auto [pub, res] = matrixSyncSlotBytes(*in);
+        pubBytes_ = std::max(pubBytes_, (pub + 7) & ~7u);
+        resultBytes_ = std::max(resultBytes_, (res + 7) & ~7u);
+      }
       continue;
     }
     if ((in->op == Op::bar || in->op == Op::barrier) && in->has(Mod::arrive)) {
@@ -1063,13 +1068,13 @@ void KernelLowering::planScratch() {
   }
   crossBytes_ = (off + 7) & ~7u;
   if (warpMode_) {
-    pubOff_ = crossBytes_;      // 16 bytes: operands published at a warp sync point
-    resultOff_ = pubOff_ + 16;  // 8 bytes: the sync instruction's result for this lane
-    stateOff_ = resultOff_ + 8; // 4 bytes: the region the thread resumes at
+    pubOff_ = crossBytes_;                  // operands published at a warp sync point
+    resultOff_ = pubOff_ + pubBytes_;       // the sync instruction's result for this lane
+    stateOff_ = resultOff_ + resultBytes_;  // 4 bytes: the region the thread resumes at
     localOff_ = stateOff_ + 4;
   } else {
-    pubOff_ = crossBytes_;    // 16 bytes: the predicate a thread brings to bar.red
-    stateOff_ = pubOff_ + 16; // 4 bytes: the region the thread resumes at, or kExited
+    pubOff_ = crossBytes_;           // the predicate a thread brings to bar.red
+    stateOff_ = pubOff_ + pubBytes_; // 4 bytes: the region the thread resumes at, or kExited
     localOff_ = stateOff_ + 4;
   }
   localOff_ = (localOff_ + localAlign_ - 1) / localAlign_ * localAlign_;
@@ -1558,7 +1563,7 @@ void KernelLowering::emitBarrierReductions(Value *region) {
         resumesAt(static_cast<int>(r), t, b.CreateLoad(i32, threadSlot(stateOff_, 4, t)));
     b.CreateCondBr(waiting, body, latch);
     b.SetInsertPoint(body);
-    Value *p = b.CreateZExt(b.CreateLoad(b.getInt8Ty(), threadSlot(pubOff_, 16, t)), i32);
+    Value *p = b.CreateZExt(b.CreateLoad(b.getInt8Ty(), threadSlot(pubOff_, pubBytes_, t)), i32);
     Value *acc = b.CreateLoad(i32, blockReduction_);
     b.CreateStore(popc    ? b.CreateAdd(acc, p)
                   : isAnd ? b.CreateAnd(acc, p)
@@ -1692,7 +1697,7 @@ void KernelLowering::arrive(int blk) {
   if (const ptx::Instruction *red = barrierReduction(nr)) // bar.red: publish the predicate
     tagMemory(b.CreateStore(
         b.CreateZExt(read(red->operands.back(), ptx::Type::Pred, *red), b.getInt8Ty()),
-        threadSlot(pubOff_, 16, linearTid_)));
+        threadSlot(pubOff_, pubBytes_, linearTid_)));
   if (regions_[nr].dynamicBarrier)
     recordWaitingBarrier(arriveAtNamedBarrier(blocks_[regions_[nr].entryBlock].instrs.front()));
   else if (regions_[nr].count)

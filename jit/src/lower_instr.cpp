@@ -131,6 +131,9 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   case ptx::Emitter::Warp:
     done = emitWarpInstruction(in);
     break;
+  case ptx::Emitter::Matrix:
+    done = emitMatrixInstruction(in);
+    break;
   case ptx::Emitter::Memory:
     done = emitMemoryInstruction(in);
     break;

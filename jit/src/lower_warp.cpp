@@ -170,7 +170,11 @@ void KernelLowering::arriveAtSync(int region) {
   const ptx::Instruction &in = blocks_[regions_[region].entryBlock].instrs.front();
   const Op op = in.op;
   const auto &o = in.operands;
-  Value *slot = threadSlot(pubOff_, 16, linearTid_);
+  Value *slot = threadSlot(pubOff_, pubBytes_, linearTid_);
+  if (passes::isMatrixSync(in)) {
+    arriveAtMatrixSync(in, slot);
+    return;
+  }
   auto put = [&](Value *v, unsigned offset, llvm::Type *ty) {
     tagMemory(
         b.CreateStore(convert(v, ty, false), b.CreateConstGEP1_32(b.getInt8Ty(), slot, offset)));
@@ -210,7 +214,7 @@ void KernelLowering::emitCollectiveStep(int region) {
   auto pub = [&](Value *lane, unsigned offset, llvm::Type *ty) -> Value * {
     Value *ok = b.CreateICmpULT(lane, warpLanes_);
     Value *t = b.CreateAdd(warpBase_, b.CreateSelect(ok, lane, b.getInt32(0)));
-    Value *p = b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, 16, t), offset);
+    Value *p = b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, pubBytes_, t), offset);
     return b.CreateLoad(ty, p);
   };
   // A counted loop over lanes 0..warpLanes_-1, with the body emitted by `body`.
@@ -223,6 +227,10 @@ void KernelLowering::emitCollectiveStep(int region) {
         },
         name);
   };
+  if (passes::isMatrixSync(in)) {
+    emitMatrixCollectiveStep(in, pub);
+    return;
+  }
   llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
   auto *acc = eb.CreateAlloca(i32, nullptr, "coll.acc");
   auto *ballot = eb.CreateAlloca(i32, nullptr, "coll.ballot");
@@ -342,7 +350,7 @@ void KernelLowering::emitCollectiveStep(int region) {
       throwUnsupported(in.loc, "warp-level instruction '" + in.opcode + "'");
     }
     Value *res = b.CreateOr(b.CreateZExt(d, i64), b.CreateShl(b.CreateZExt(p, i64), 32));
-    b.CreateStore(res, threadSlot(resultOff_, 8, b.CreateAdd(warpBase_, lane)));
+    b.CreateStore(res, threadSlot(resultOff_, resultBytes_, b.CreateAdd(warpBase_, lane)));
     b.CreateBr(skip);
     b.SetInsertPoint(skip);
   });
@@ -359,7 +367,11 @@ void KernelLowering::emitCollective(int region) {
     write(o.at(0), activeMask_, T::B32, in);
     return;
   }
-  auto *res = b.CreateLoad(b.getInt64Ty(), threadSlot(resultOff_, 8, linearTid_));
+  if (passes::isMatrixSync(in)) {
+    emitMatrixCollective(in);
+    return;
+  }
+  auto *res = b.CreateLoad(b.getInt64Ty(), threadSlot(resultOff_, resultBytes_, linearTid_));
   tagMemory(res);
   Value *d = b.CreateTrunc(res, b.getInt32Ty());
   Value *p = b.CreateTrunc(b.CreateLShr(res, 32), b.getInt1Ty());

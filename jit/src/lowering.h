@@ -51,6 +51,8 @@ std::string loweringSwitchesText();
 
 // "ld.global.v4.f32": an instruction as written, for messages.
 std::string spellingOf(const ptx::Instruction &in);
+// Bytes a lane publishes at a matrix sync point and gets back (lower_matrix.cpp).
+std::pair<unsigned, unsigned> matrixSyncSlotBytes(const ptx::Instruction &in);
 
 // The LLVM type that holds a PTX type in a register.
 llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
@@ -155,6 +157,7 @@ public:
   // Instructions handled by the block-formation layer rather than the instruction families:
   // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
   bool emitWarpInstruction(const ptx::Instruction &in);
+  bool emitMatrixInstruction(const ptx::Instruction &in); // lower_matrix.cpp: wmma.load/store
   bool emitRuntimeInstruction(const ptx::Instruction &in);
   // tex, tld4, txq, suld, sust, sured, suq: calls into the texture and surface services.
   bool emitImageInstruction(const ptx::Instruction &in); // lower_image.cpp
@@ -311,6 +314,12 @@ private:
   void arriveAtSync(int region);       // lower_warp.cpp: publish this lane's operand
   void emitCollectiveStep(int region); // lower_warp.cpp: results of all lanes
   void emitCollective(int region);     // lower_warp.cpp: a lane takes its result at region entry
+  // lower_matrix.cpp: the same three steps for mma, wmma.mma, ldmatrix, stmatrix, movmatrix.
+  void arriveAtMatrixSync(const ptx::Instruction &in, llvm::Value *slot);
+  void emitMatrixCollectiveStep(
+      const ptx::Instruction &in,
+      const std::function<llvm::Value *(llvm::Value *, unsigned, llvm::Type *)> &pub);
+  void emitMatrixCollective(const ptx::Instruction &in);
   void exitThread();
   void goTo(int block);
   void arrive(int syncBlock);
@@ -348,6 +357,8 @@ private:
   uint32_t stateOff_ = 0;   // i32 per thread: the region it resumes at, or kExited
   uint32_t pubOff_ = 0;     // warp mode: operands a lane publishes at a sync point
   uint32_t resultOff_ = 0;  // warp mode: a lane's result of the collective operation
+  unsigned pubBytes_ = 16;   // bytes of a thread's publication slot (matrix fragments: more)
+  unsigned resultBytes_ = 8; // bytes of a thread's result slot
   uint32_t localOff_ = 0;   // start of the .local area
   uint32_t localBytes_ = 0; // .local bytes per thread
 

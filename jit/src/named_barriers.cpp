@@ -71,13 +71,13 @@ Value *KernelLowering::arriveAtNamedBarrier(const ptx::Instruction &in) {
 
 // The id of the barrier thread t waits at (block mode: scratch; written at its arrival).
 Value *KernelLowering::waitingBarrier(Value *t) {
-  Value *p = b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, 16, t), kWaitIdOffset);
+  Value *p = b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, pubBytes_, t), kWaitIdOffset);
   return b.CreateAnd(b.CreateLoad(b.getInt32Ty(), p), b.getInt32(kNamedBarriers - 1));
 }
 
 void KernelLowering::recordWaitingBarrier(Value *id) {
   Value *p =
-      b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, 16, linearTid_), kWaitIdOffset);
+      b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, pubBytes_, linearTid_), kWaitIdOffset);
   tagMemory(b.CreateStore(id, p));
 }
 

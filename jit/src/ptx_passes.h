@@ -11,6 +11,8 @@ namespace cucpu::jit::passes {
 // Whether `in` is a warp-level synchronisation point (bar.warp.sync, shfl, vote, match, redux,
 // activemask, elect): the warp scheduler cuts regions there.
 bool isWarpSync(const ptx::Instruction &in);
+// The warp-level matrix instructions among them: mma, wmma.mma, ldmatrix, stmatrix, movmatrix.
+bool isMatrixSync(const ptx::Instruction &in);
 
 // `@p call ...` and guarded synchronisation points (`@p bar.sync 0`, `@p shfl.sync ...`) become
 // `@!p bra $guard.skip<n>; <the instruction, unguarded>; $guard.skip<n>:`, so the call can be

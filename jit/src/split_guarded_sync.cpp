@@ -14,7 +14,13 @@ bool isWarpSync(const ptx::Instruction &in) {
   if (op == Op::bar || op == Op::barrier)
     return in.has(ptx::Mod::warp);
   return op == Op::shfl || op == Op::vote || op == Op::match || op == Op::redux ||
-         op == Op::activemask || op == Op::elect;
+         op == Op::activemask || op == Op::elect || isMatrixSync(in);
+}
+
+bool isMatrixSync(const ptx::Instruction &in) {
+  const Op op = in.op;
+  return op == Op::mma || (op == Op::wmma && in.has(ptx::Mod::mma)) || op == Op::ldmatrix ||
+         op == Op::stmatrix || op == Op::movmatrix;
 }
 
 void splitGuardedSync(ptx::Function &f) {

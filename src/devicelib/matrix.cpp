@@ -1,11 +1,12 @@
 // Warp-level matrix products (mma.sync, wmma.mma) with the arithmetic of NVIDIA's tensor cores,
 // as recorded on an H200 (tests/gpu/record_mma.cpp):
-//  - f16, bf16, tf32 and 8-bit float inputs: each product is exact; the products of one step
+//  - f16, bf16 and tf32 inputs: each product is exact; the products of one step
 //    (the shape's k, but four for wmma's tf32) and the accumulator are aligned to the largest exponent among them (a
 //    product counts with the sum of its factors' exponents), each keeps the 26 bits below that
 //    exponent's leading bit, truncated toward zero; their exact sum is rounded toward zero to
 //    f32 (an overflow gives infinity), or to nearest even for an f16 result. tf32 inputs lose
-//    their 13 lowest fraction bits. wmma's tf32 m16n16k8 is two steps of four.
+//    their 13 lowest fraction bits. wmma's tf32 m16n16k8 is two steps of four. 8-bit floats go
+//    through f16 products as ptxas compiles them for sm_90 (fp8Product).
 //  - f64: a chain of fused multiply-adds in k order, starting from C (B's NaNs propagate first,
 //    then the sum's, then A's).
 //  - integers: exact sums, wrapping or (.satfinite) saturating to s32.
@@ -294,8 +295,44 @@ double fmaWithNaNs(double x, double y, double acc) {
   return std::fma(x, y, acc);
 }
 
+// An element converted exactly to f16: the exponent alignment sees is f16's (e4m3's subnormals
+// are normal f16 numbers).
+Num asF16(Num x) {
+  if (std::isfinite(x.v) && x.v != 0) {
+    int e;
+    std::frexp(x.v, &e);
+    x.exp = std::max(e - 1, -14);
+  }
+  return x;
+}
+
+// 8-bit floats on sm_90 (what ptxas makes of them): the elements become f16, two k16 products
+// from zero (the first over the k with k % 4 < 2, the second over the rest, accumulating), and C
+// added last in f32 with rounding to nearest.
+uint64_t fp8Product(const cucpu_mma_desc &d, const Tiles &t, int i, int j, double c) {
+  Term products[16];
+  Term acc{0, 0, false};
+  uint64_t out = 0;
+  for (int half = 0; half < 2; ++half) {
+    int count = 0;
+    for (int k = 0; k < d.k; ++k) {
+      if ((k % 4 < 2) != (half == 0))
+        continue;
+      const Num x = asF16(decodeFloat(d.a, t.a[i * d.k + k]));
+      const Num y = asF16(decodeFloat(d.b, t.b[k * d.n + j]));
+      products[count++] = {x.v * y.v, x.exp + y.exp, x.neg != y.neg};
+    }
+    out = floatStep(products, count, acc, false);
+    const Num next = decodeFloat(CUCPU_MF_F32, out);
+    acc = {next.v, next.exp, next.neg};
+  }
+  const float sum = float(acc.v) + float(c);
+  return std::isnan(sum) ? 0x7fffffff : std::bit_cast<uint32_t>(sum);
+}
+
 void computeFloat(const cucpu_mma_desc &d, Tiles &t) {
   const bool f64 = d.a == CUCPU_MF_F64;
+  const bool fp8 = d.a == CUCPU_MF_E4M3 || d.a == CUCPU_MF_E5M2;
   const bool f16Result = d.d == CUCPU_MF_F16;
   // wmma's tf32 m16n16k8 runs as two m16n8k4 steps; every other shape in one.
   const int step = (d.flags & CUCPU_MMA_WMMA) && d.a == CUCPU_MF_TF32 ? 4 : d.k;
@@ -315,6 +352,10 @@ void computeFloat(const cucpu_mma_desc &d, Tiles &t) {
         continue;
       }
       const Num c = decodeFloat(d.c, t.c[i * d.n + j]);
+      if (fp8) {
+        t.d[i * d.n + j] = fp8Product(d, t, i, j, c.v);
+        continue;
+      }
       Term acc{c.v, c.exp, c.neg};
       uint64_t out = 0;
       for (int k0 = 0; k0 < d.k; k0 += step) {

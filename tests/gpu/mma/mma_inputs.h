@@ -1,16 +1,14 @@
 // Inputs of the warp-level matrix recordings (tests/gpu/record_mma.cpp): every element of A, B
 // and C of every test is a pure function of (configuration, test, matrix, row, column), so the
-// GPU kernels, cucpu's run of the same kernels and the host-side checks all see the same values
-// without storing them. Plain C++ that nvcc also compiles for the device.
+// recorder and the host-side checks see the same values without storing them. Plain C++ that
+// nvcc also compiles (for mma_kernels.cu).
 #pragma once
 
 #include <stdint.h>
 
 #ifdef __CUDACC__
 #define MMA_HD __host__ __device__
-#define MMA_HD_NOINLINE __host__ __device__ __noinline__
 #else
-#define MMA_HD_NOINLINE inline
 #define MMA_HD
 #endif
 
@@ -94,7 +92,7 @@ MMA_HD inline uint64_t mmaSpecial(MmaFmt f, uint64_t h) {
 }
 
 // Element (row, col) of matrix `mat` (0: A, 1: B, 2: C) of test `test`, as raw bits.
-MMA_HD_NOINLINE uint64_t mmaInput(const MmaConfig &cfg, int cfgIndex, int test, int mat, int row,
+MMA_HD inline uint64_t mmaInput(const MmaConfig &cfg, int cfgIndex, int test, int mat, int row,
                                 int col) {
   const MmaFmt f = mat == 0 ? cfg.a : mat == 1 ? cfg.b : cfg.c;
   const uint64_t h =

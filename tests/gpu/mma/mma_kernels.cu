@@ -1,7 +1,8 @@
-// Kernels of the warp-level matrix recordings: each warp runs tests (one matrix product each);
-// every lane builds its fragments from the inputs of mma_inputs.h in the ISA's fragment layout,
-// runs one mma.sync (or a wmma load/mma/store through memory) and writes its part of D, in
-// row-major order, to D + test * M * N elements. Regenerate the PTX with
+// Kernels of the warp-level matrix recordings: each warp runs tests (one matrix product each).
+// The host lays out every test's A (M x K), B (K x N) and C (M x N) elements (mma_inputs.h), one
+// element per byte at least: row-major, but B column-major for wmma. For mma.sync every lane
+// builds its fragments in the ISA's fragment layout; wmma loads the tiles from memory. D goes
+// row-major to D + test * M * N elements. Regenerate the PTX with
 //   nvcc -arch=sm_90 -ptx -o mma_kernels.ptx mma_kernels.cu
 #include "mma_configs.h"
 
@@ -130,112 +131,118 @@ OP(b1_and_m16n8k256) {
         RA(0), RA(1), RA(2), RA(3), RB(0), RB(1), RC(0), RC(1), RC(2), RC(3))
 }
 
+// Element (row, col) of a matrix of `cols` columns whose elements take `bytes` bytes each.
+__device__ u64 element(const unsigned char *p, int row, int col, int cols, int bytes) {
+  u64 v = 0;
+  for (int byte = 0; byte < bytes; ++byte)
+    v |= u64(p[(row * cols + col) * bytes + byte]) << (8 * byte);
+  return v;
+}
+
+__device__ int storageBytes(MmaFmt f) { return mmaElementBits(f) < 8 ? 1 : mmaElementBits(f) / 8; }
+
 // One mma.sync test per warp iteration: fragments from the inputs, the operation, D out.
 template <void (*Op)(Frag &)>
-__device__ void runMma(const MmaConfig cfg, int ci, unsigned char *D, int ntests) {
+__device__ void runMma(const MmaConfig cfg, const unsigned char *A, const unsigned char *B,
+                       const unsigned char *C, unsigned char *D, int ntests) {
   const int lane = threadIdx.x & 31;
   const int warp = int((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int nwarps = int(gridDim.x * blockDim.x >> 5);
   const int ab = mmaElementBits(cfg.a), bb = mmaElementBits(cfg.b), cb = mmaElementBits(cfg.c);
+  const int sa = storageBytes(cfg.a), sb = storageBytes(cfg.b), sc = storageBytes(cfg.c);
   const int ea = ab == 64 ? 1 : 32 / ab, eb = bb == 64 ? 1 : 32 / bb;
   const int ec = cb == 64 ? 1 : 32 / cb;
   const int na = cfg.m * cfg.k / 32, nb = cfg.k * cfg.n / 32, nc = cfg.m * cfg.n / 32;
   for (int test = warp; test < ntests; test += nwarps) {
+    const unsigned char *a = A + size_t(test) * cfg.m * cfg.k * sa;
+    const unsigned char *b = B + size_t(test) * cfg.k * cfg.n * sb;
+    const unsigned char *c = C + size_t(test) * cfg.m * cfg.n * sc;
     Frag f = {};
     int row, col;
     for (int i = 0; i < na; ++i) {
       mmaPosA(i, ea, lane, row, col);
-      f.a[i / ea] |= mmaInput(cfg, ci, test, 0, row, col) << (i % ea * ab);
+      f.a[i / ea] |= element(a, row, col, cfg.k, sa) << (i % ea * ab);
     }
     for (int i = 0; i < nb; ++i) {
       mmaPosB(i, eb, lane, row, col);
-      f.b[i / eb] |= mmaInput(cfg, ci, test, 1, row, col) << (i % eb * bb);
+      f.b[i / eb] |= element(b, row, col, cfg.n, sb) << (i % eb * bb);
     }
     for (int i = 0; i < nc; ++i) {
       mmaPosC(i, lane, row, col);
-      f.c[i / ec] |= mmaInput(cfg, ci, test, 2, row, col) << (i % ec * cb);
+      f.c[i / ec] |= element(c, row, col, cfg.n, sc) << (i % ec * cb);
     }
     Op(f);
     for (int i = 0; i < nc; ++i) {
       mmaPosC(i, lane, row, col);
       const u64 v = f.d[i / ec] >> (i % ec * cb);
-      unsigned char *p = D + (size_t(test) * cfg.m * cfg.n + row * cfg.n + col) * (cb / 8);
-      for (int byte = 0; byte < cb / 8; ++byte)
+      unsigned char *p = D + (size_t(test) * cfg.m * cfg.n + row * cfg.n + col) * sc;
+      for (int byte = 0; byte < sc; ++byte)
         p[byte] = (unsigned char)(v >> (8 * byte));
     }
   }
 }
 
-// wmma: the warp writes A (row-major), B (column-major) and C (row-major) to its scratch area,
-// loads them as fragments, multiplies, and stores D (row-major) to the output.
+// wmma: the tiles straight from the inputs (A row-major, B column-major, C row-major), D stored
+// row-major to the output.
 template <class TA, class TAcc, int M, int N, int K>
-__device__ void runWmma(const MmaConfig cfg, int ci, unsigned char *D, int ntests,
-                        unsigned char *scratch) {
+__device__ void runWmma(const MmaConfig cfg, const unsigned char *A, const unsigned char *B,
+                        const unsigned char *C, unsigned char *D, int ntests) {
   using namespace nvcuda;
-  const int lane = threadIdx.x & 31;
   const int warp = int((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int nwarps = int(gridDim.x * blockDim.x >> 5);
-  const int ab = mmaElementBits(cfg.a) / 8, cb = mmaElementBits(cfg.c) / 8;
-  unsigned char *sa = scratch + size_t(warp) * 4096;
-  unsigned char *sb = sa + M * K * ab, *sc = sb + K * N * ab;
+  const int sa = storageBytes(cfg.a), sc = storageBytes(cfg.c);
   for (int test = warp; test < ntests; test += nwarps) {
-    for (int i = lane; i < M * K; i += 32)
-      for (int byte = 0; byte < ab; ++byte)
-        sa[i * ab + byte] = (unsigned char)(mmaInput(cfg, ci, test, 0, i / K, i % K) >> 8 * byte);
-    for (int i = lane; i < K * N; i += 32) // column-major: element (row i % K, col i / K)
-      for (int byte = 0; byte < ab; ++byte)
-        sb[i * ab + byte] = (unsigned char)(mmaInput(cfg, ci, test, 1, i % K, i / K) >> 8 * byte);
-    for (int i = lane; i < M * N; i += 32)
-      for (int byte = 0; byte < cb; ++byte)
-        sc[i * cb + byte] = (unsigned char)(mmaInput(cfg, ci, test, 2, i / N, i % N) >> 8 * byte);
-    __syncwarp();
     wmma::fragment<wmma::matrix_a, M, N, K, TA, wmma::row_major> fa;
     wmma::fragment<wmma::matrix_b, M, N, K, TA, wmma::col_major> fb;
     wmma::fragment<wmma::accumulator, M, N, K, TAcc> fc;
-    wmma::load_matrix_sync(fa, reinterpret_cast<const typename decltype(fa)::storage_element_type *>(sa), K);
-    wmma::load_matrix_sync(fb, reinterpret_cast<const typename decltype(fb)::storage_element_type *>(sb), K);
-    wmma::load_matrix_sync(fc, reinterpret_cast<const TAcc *>(sc), N, wmma::mem_row_major);
+    using EA = typename decltype(fa)::storage_element_type;
+    using EB = typename decltype(fb)::storage_element_type;
+    wmma::load_matrix_sync(fa, reinterpret_cast<const EA *>(A + size_t(test) * M * K * sa), K);
+    wmma::load_matrix_sync(fb, reinterpret_cast<const EB *>(B + size_t(test) * K * N * sa), K);
+    wmma::load_matrix_sync(fc, reinterpret_cast<const TAcc *>(C + size_t(test) * M * N * sc), N,
+                           wmma::mem_row_major);
     wmma::mma_sync(fc, fa, fb, fc);
-    wmma::store_matrix_sync(reinterpret_cast<TAcc *>(D + size_t(test) * M * N * cb), fc, N,
+    wmma::store_matrix_sync(reinterpret_cast<TAcc *>(D + size_t(test) * M * N * sc), fc, N,
                             wmma::mem_row_major);
-    __syncwarp();
   }
 }
 
 } // namespace
 
-#define MMA_KERNEL(index, name, m, n, k, a, b, c)                                                  \
-  extern "C" __global__ void mma_##name(unsigned char *D, int ntests, unsigned char *) {          \
-    runMma<op_##name>(MmaConfig{#name, m, n, k, a, b, c}, index, D, ntests);                       \
+#define KERNEL_ARGS                                                                                \
+  const unsigned char *A, const unsigned char *B, const unsigned char *C, unsigned char *D,       \
+      int ntests
+#define MMA_KERNEL(name, m, n, k, a, b, c)                                                         \
+  extern "C" __global__ void mma_##name(KERNEL_ARGS) {                                            \
+    runMma<op_##name>(MmaConfig{#name, m, n, k, a, b, c}, A, B, C, D, ntests);                     \
   }
-#define WMMA_KERNEL(index, name, m, n, k, a, b, c, TA, TAcc)                                       \
-  extern "C" __global__ void mma_##name(unsigned char *D, int ntests, unsigned char *scratch) {   \
-    runWmma<TA, TAcc, m, n, k>(MmaConfig{#name, m, n, k, a, b, c}, index, D, ntests, scratch);    \
+#define WMMA_KERNEL(name, m, n, k, a, b, c, TA, TAcc)                                              \
+  extern "C" __global__ void mma_##name(KERNEL_ARGS) {                                            \
+    runWmma<TA, TAcc, m, n, k>(MmaConfig{#name, m, n, k, a, b, c}, A, B, C, D, ntests);           \
   }
 
-// The index is the configuration's position in MMA_CONFIGS (it seeds the inputs).
-MMA_KERNEL(0, f16_f32_m16n8k16, 16, 8, 16, kF16, kF16, kF32)
-MMA_KERNEL(1, bf16_f32_m16n8k16, 16, 8, 16, kBF16, kBF16, kF32)
-MMA_KERNEL(2, f16_f16_m16n8k16, 16, 8, 16, kF16, kF16, kF16)
-MMA_KERNEL(3, f16_f32_m16n8k8, 16, 8, 8, kF16, kF16, kF32)
-MMA_KERNEL(4, bf16_f32_m16n8k8, 16, 8, 8, kBF16, kBF16, kF32)
-MMA_KERNEL(5, tf32_f32_m16n8k8, 16, 8, 8, kTF32, kTF32, kF32)
-MMA_KERNEL(6, tf32_f32_m16n8k4, 16, 8, 4, kTF32, kTF32, kF32)
-MMA_KERNEL(7, s8_s32_m16n8k32, 16, 8, 32, kS8, kS8, kS32)
-MMA_KERNEL(8, s8_s32_m16n8k32_sat, 16, 8, 32, kS8, kS8, kS32)
-MMA_KERNEL(9, u8s8_s32_m16n8k16, 16, 8, 16, kU8, kS8, kS32)
-MMA_KERNEL(10, e4m3_f32_m16n8k32, 16, 8, 32, kE4M3, kE4M3, kF32)
-MMA_KERNEL(11, e5m2e4m3_f32_m16n8k32, 16, 8, 32, kE5M2, kE4M3, kF32)
-MMA_KERNEL(12, f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64)
-MMA_KERNEL(13, f64_m16n8k16, 16, 8, 16, kF64, kF64, kF64)
-MMA_KERNEL(14, s4_s32_m16n8k64, 16, 8, 64, kS4, kS4, kS32)
-MMA_KERNEL(15, b1_and_m16n8k256, 16, 8, 256, kB1, kB1, kS32)
-WMMA_KERNEL(16, wmma_f16_f32_m16n16k16, 16, 16, 16, kF16, kF16, kF32, half, float)
-WMMA_KERNEL(17, wmma_f16_f16_m16n16k16, 16, 16, 16, kF16, kF16, kF16, half, half)
-WMMA_KERNEL(18, wmma_bf16_f32_m16n16k16, 16, 16, 16, kBF16, kBF16, kF32, __nv_bfloat16, float)
-WMMA_KERNEL(19, wmma_tf32_f32_m16n16k8, 16, 16, 8, kTF32, kTF32, kF32, nvcuda::wmma::precision::tf32,
+MMA_KERNEL(f16_f32_m16n8k16, 16, 8, 16, kF16, kF16, kF32)
+MMA_KERNEL(bf16_f32_m16n8k16, 16, 8, 16, kBF16, kBF16, kF32)
+MMA_KERNEL(f16_f16_m16n8k16, 16, 8, 16, kF16, kF16, kF16)
+MMA_KERNEL(f16_f32_m16n8k8, 16, 8, 8, kF16, kF16, kF32)
+MMA_KERNEL(bf16_f32_m16n8k8, 16, 8, 8, kBF16, kBF16, kF32)
+MMA_KERNEL(tf32_f32_m16n8k8, 16, 8, 8, kTF32, kTF32, kF32)
+MMA_KERNEL(tf32_f32_m16n8k4, 16, 8, 4, kTF32, kTF32, kF32)
+MMA_KERNEL(s8_s32_m16n8k32, 16, 8, 32, kS8, kS8, kS32)
+MMA_KERNEL(s8_s32_m16n8k32_sat, 16, 8, 32, kS8, kS8, kS32)
+MMA_KERNEL(u8s8_s32_m16n8k16, 16, 8, 16, kU8, kS8, kS32)
+MMA_KERNEL(e4m3_f32_m16n8k32, 16, 8, 32, kE4M3, kE4M3, kF32)
+MMA_KERNEL(e5m2e4m3_f32_m16n8k32, 16, 8, 32, kE5M2, kE4M3, kF32)
+MMA_KERNEL(f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64)
+MMA_KERNEL(f64_m16n8k16, 16, 8, 16, kF64, kF64, kF64)
+MMA_KERNEL(s4_s32_m16n8k64, 16, 8, 64, kS4, kS4, kS32)
+MMA_KERNEL(b1_and_m16n8k256, 16, 8, 256, kB1, kB1, kS32)
+WMMA_KERNEL(wmma_f16_f32_m16n16k16, 16, 16, 16, kF16, kF16, kF32, half, float)
+WMMA_KERNEL(wmma_f16_f16_m16n16k16, 16, 16, 16, kF16, kF16, kF16, half, half)
+WMMA_KERNEL(wmma_bf16_f32_m16n16k16, 16, 16, 16, kBF16, kBF16, kF32, __nv_bfloat16, float)
+WMMA_KERNEL(wmma_tf32_f32_m16n16k8, 16, 16, 8, kTF32, kTF32, kF32, nvcuda::wmma::precision::tf32,
             float)
-WMMA_KERNEL(20, wmma_s8_s32_m16n16k16, 16, 16, 16, kS8, kS8, kS32, signed char, int)
-WMMA_KERNEL(21, wmma_f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64, double, double)
-WMMA_KERNEL(22, wmma_f16_f32_m32n8k16, 32, 8, 16, kF16, kF16, kF32, half, float)
-WMMA_KERNEL(23, wmma_f16_f32_m8n32k16, 8, 32, 16, kF16, kF16, kF32, half, float)
+WMMA_KERNEL(wmma_s8_s32_m16n16k16, 16, 16, 16, kS8, kS8, kS32, signed char, int)
+WMMA_KERNEL(wmma_f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64, double, double)
+WMMA_KERNEL(wmma_f16_f32_m32n8k16, 32, 8, 16, kF16, kF16, kF32, half, float)
+WMMA_KERNEL(wmma_f16_f32_m8n32k16, 8, 32, 16, kF16, kF16, kF32, half, float)

@@ -136,8 +136,6 @@ class Mma : public ::testing::TestWithParam<int> {};
 
 TEST_P(Mma, MatchesTheGpuBitForBit) {
   const MmaConfig &cfg = kMmaConfigs[GetParam()];
-  if (cfg.a == kE4M3 || cfg.a == kE5M2) // what ptxas makes of them for sm_90 is not modelled yet
-    GTEST_SKIP() << cfg.name << ": 8-bit float products on sm_90 differ (issue 19's note)";
   const char *dir = std::getenv("CUCPU_MMA_ANSWERS");
   const std::string path = std::string(dir ? dir : CUCPU_SOURCE_DIR "/tests/gpu/answers/mma") +
                            "/" + cfg.name + ".bin";

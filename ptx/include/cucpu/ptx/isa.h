@@ -17,6 +17,7 @@ enum class Emitter : uint8_t {
   Convert,
   Compare,
   Warp,
+  Matrix,
   Image,
   Memory,
   Control,
