@@ -25,6 +25,8 @@ bool scalarFormat(T t, Format *f) {
 bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
   if (in.op != Op::cvt)
     return false;
+  if (in.has(Mod::pack) || in.has(Mod::e4m3x2) || in.has(Mod::e5m2x2))
+    return emitNarrowConvert(in);
   const auto &o = in.operands;
   if (in.types.size() != 2)
     throwInvalid(in.loc, "'" + spellingOf(in) + "' expects two types");
@@ -116,11 +118,7 @@ bool KernelLowering::emitConvertInstruction(const ptx::Instruction &in) {
   llvm::Type *dty = llvmType(ctx, dt);
   Value *r;
   if (dt == T::TF32 && st == T::F32) {
-    // round the bits to 10 mantissa bits, ties away from zero; the GPU applies this to NaNs too
-    if (mode != Round::RNA)
-      unsupported();
-    Value *u = b.CreateBitCast(v, b.getInt32Ty());
-    r = b.CreateAnd(b.CreateAdd(u, b.getInt32(0x1000)), b.getInt32(0xffffe000));
+    r = toTf32(in, v);
   } else if (sFl && dFl) {
     r = floatToFloat(v);
   } else if (sFl) { // float -> int: round, then saturate; NaN gives what the GPU gives

@@ -134,6 +134,9 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   case ptx::Emitter::Matrix:
     done = emitMatrixInstruction(in);
     break;
+  case ptx::Emitter::Video:
+    done = emitVideoInstruction(in);
+    break;
   case ptx::Emitter::Memory:
     done = emitMemoryInstruction(in);
     break;

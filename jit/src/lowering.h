@@ -158,6 +158,10 @@ public:
   // warp-level operations (lower_warp.cpp) and calls into runtime services (lower_runtime.cpp).
   bool emitWarpInstruction(const ptx::Instruction &in);
   bool emitMatrixInstruction(const ptx::Instruction &in); // lower_matrix.cpp: wmma.load/store
+  bool emitVideoInstruction(const ptx::Instruction &in);  // lower_video.cpp
+  // lower_narrow.cpp: cvt to and from e4m3x2/e5m2x2, cvt.pack.sat; an f32 rounded to tf32.
+  bool emitNarrowConvert(const ptx::Instruction &in);
+  llvm::Value *toTf32(const ptx::Instruction &in, llvm::Value *f32);
   bool emitRuntimeInstruction(const ptx::Instruction &in);
   // tex, tld4, txq, suld, sust, sured, suq: calls into the texture and surface services.
   bool emitImageInstruction(const ptx::Instruction &in); // lower_image.cpp

@@ -67,6 +67,18 @@ int componentOf(std::string_view n) {
   return -1;
 }
 
+// A video instruction's byte or half selector or destination mask: b0..b3, h0, h1 (scalar), hxy
+// (two halves of {b, a}: digits 0-3), bxyzw (four bytes: digits 0-7), and masks such as h10, b31.
+bool isVideoSelector(std::string_view n) {
+  if (n.size() < 2 || (n[0] != 'b' && n[0] != 'h') || n.size() > (n[0] == 'b' ? 5u : 3u))
+    return false;
+  const char top = n[0] == 'b' ? '7' : '3';
+  for (size_t i = 1; i < n.size(); ++i)
+    if (n[i] < '0' || n[i] > top)
+      return false;
+  return true;
+}
+
 // Whether `name` is one of the space-separated words in `list`.
 bool inList(std::string_view name, std::string_view list) {
   while (!list.empty()) {
@@ -1196,10 +1208,13 @@ private:
     if (peek().kind == TokKind::Dot && adjacent()) {
       const Token &c = peek();
       int comp = componentOf(c.dotName());
-      if (comp < 0)
+      if (comp >= 0)
+        o.component = comp;
+      else if (isVideoSelector(c.dotName()))
+        o.select = std::string(c.dotName());
+      else
         return failAt(c.loc, "invalid vector component " + quoteText(c.text) + " after " +
                                  quoteText(t.text));
-      o.component = comp;
       reg = true;
       take();
     }

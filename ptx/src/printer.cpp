@@ -70,6 +70,8 @@ std::string print(const Operand &o) {
     std::string s = (o.negate ? "!" : "") + std::string(o.minus ? "-" : "") + o.name;
     if (o.component >= 0)
       s += std::string(".") + "xyzw"[o.component & 3];
+    if (!o.select.empty())
+      s += "." + o.select;
     return o.name2.empty() ? s : s + "|" + o.name2;
   }
   case K::Imm:

@@ -230,6 +230,8 @@ private:
         return "'" + o.name + "' is not a register";
       return "unknown register '" + o.name + "'";
     }
+    if (!o.select.empty() && table::kFamilies[form_.family].emitter != Emitter::Video)
+      return "selector ." + o.select + " after " + o.name + " outside a video instruction";
     if (r->vecWidth > 1 && o.component < 0)
       return "vector register '" + o.name + "' where a scalar is expected";
     if (r->vecWidth == 1 && o.component >= 0)
@@ -267,7 +269,7 @@ private:
 
   std::optional<std::string> source(const Operand &o, Type want, bool relaxed, bool regOnly,
                                     bool sreg, uint16_t limit = 0) const {
-    if (o.minus)
+    if (o.minus && in_.op != Op::vmad) // vmad negates its product or its addend
       return "operand negation not allowed";
     if (o.kind == K::Symbol && o.name == "WARP_SZ") { // a predefined constant, 32
       Operand imm;

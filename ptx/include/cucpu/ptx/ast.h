@@ -76,6 +76,8 @@ struct Operand {
   SourceLoc loc;
   std::string name;   // Reg: register name incl. '%' (for %tid.x: "%tid"); Symbol/Address base name
   std::string name2;  // Reg: second register of a %p|%q pair; Vector: p of {..}|p; else empty
+  std::string select; // Reg: a video instruction's selector or mask without the dot ("b0", "h10",
+                      // "b3210"), else empty
   int component = -1; // Reg: .x=0 .y=1 .z=2 .w=3, -1 none
   bool negate = false;        // Reg: a '!' before a predicate operand (e.g. in selp/and.pred)
   bool minus = false;         // Reg: a '-' before a register operand (negation in some forms)

@@ -18,6 +18,7 @@ enum class Emitter : uint8_t {
   Compare,
   Warp,
   Matrix,
+  Video,
   Image,
   Memory,
   Control,
