@@ -12,8 +12,8 @@ import sys
 # The parser's type names (ptx/src/types.cpp), in the order of ptx::Type after None.
 TYPES = ("pred b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 "
          "f32 f64").split()
-EMITTERS = ("int", "float", "convert", "compare", "warp", "matrix", "video", "image", "memory",
-            "control", "runtime",
+EMITTERS = ("int", "float", "convert", "compare", "warp", "matrix", "video", "async", "image",
+            "memory", "control", "runtime",
             "none")
 # Operand kinds, as the C++ enum OperandKind spells them.
 KINDS = {"d": "Dest", "r": "RegSrc", "i": "Imm", "s": "SregSrc", "p": "PredSrc", "q": "PredDest",

@@ -103,7 +103,7 @@ void KernelLowering::run(const std::string &llvmName) {
   findRegionDefs();
   findRematerializable();
   findUniform();
-  maskedCopies_ = warpMode_ || namedBarriers_ || threadsMayDisagree();
+  maskedCopies_ = warpMode_ || namedBarriers_ || yields_ || threadsMayDisagree();
   planScratch();
   emitEntry(llvmName);
 }
@@ -417,6 +417,11 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       warpMode_ = true;
     }
     lockstep.noteAccess(*in);
+    if (passes::isYieldPoint(*in)) { // unguarded: collectRegisters put guarded ones in branches
+      syncBlock(*in, fi, false).yield = true;
+      yields_ = true;
+      continue;
+    }
     const bool warp = passes::isWarpSync(*in);
     if (warp || isBarrier(*in)) { // unguarded: collectRegisters put guarded ones in branches
       const bool implicit = in == &implicitBarrier;
@@ -910,7 +915,7 @@ void KernelLowering::findUniform(bool ignoreAllExits) {
     if ((op == Op::ld || op == Op::ldu) && !readsKernelParameter(in))
       return true; // memory, or a call's per-thread argument and return slots
     return op == Op::atom || op == Op::call || op == Op::tex || op == Op::tld4 || op == Op::suld ||
-           op == Op::txq || op == Op::suq || passes::isWarpSync(in) ||
+           op == Op::txq || op == Op::suq || op == Op::mbarrier || passes::isWarpSync(in) ||
            ((op == Op::bar || op == Op::barrier) && in.has(Mod::red)) || readsVaryingSpecial(in);
   };
   std::vector<bool> varying(nr, false), divergent(nb, false);
@@ -1411,7 +1416,7 @@ void KernelLowering::emitDispatch() {
     // real barrier textually before the loop (the top of an outer loop) must not be released
     // while they have yet to reach it; one masked run takes them through the loop's implicit
     // barriers to a real one or to their exit.
-    Value *next = every ? nb : inLoopFirst(nb);
+    Value *next = every ? nb : nextYield(inLoopFirst(nb));
     auto *sw = b.CreateSwitch(next, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
       sw->addCase(b.getInt32(static_cast<uint32_t>(k)),
@@ -1419,6 +1424,49 @@ void KernelLowering::emitDispatch() {
   }
   b.SetInsertPoint(done);
   b.CreateBr(blockEnd_);
+}
+
+// When `chosen` is a yield region: the smallest state after the last yield region run that is a
+// yield region some thread waits at, else the smallest such state; recorded as the last one run.
+// Waiting threads then take turns with the others they wait for, wherever those wait.
+Value *KernelLowering::nextYield(Value *chosen) {
+  if (!yields_)
+    return chosen;
+  auto *i32 = b.getInt32Ty();
+  std::vector<uint8_t> flags;
+  for (const auto &r : regions_)
+    flags.push_back(r.yield ? 1 : 0);
+  auto *init = llvm::ConstantDataArray::get(ctx, flags);
+  auto *table = new llvm::GlobalVariable(*ms.mod, init->getType(), true,
+                                         llvm::GlobalValue::PrivateLinkage, init, "yield.regions");
+  auto isYield = [&](Value *st) {
+    Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
+    Value *flag = b.CreateLoad(
+        b.getInt8Ty(),
+        b.CreateGEP(b.getInt8Ty(), table,
+                    b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
+    return b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0)));
+  };
+  if (!lastYield_) {
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    lastYield_ = eb.CreateAlloca(i32, nullptr, "last.yield");
+    eb.CreateStore(eb.getInt32(-1), lastYield_);
+  }
+  Value *last = b.CreateLoad(i32, lastYield_);
+  auto best = foldLoop(
+      nthreads_, {b.getInt32(kExited), b.getInt32(kExited)},
+      [&](Value *t, const std::vector<Value *> &a) -> std::vector<Value *> {
+        Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
+        Value *y = isYield(st);
+        Value *after = b.CreateAnd(y, b.CreateICmpSGT(st, last));
+        return {b.CreateSelect(after, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], st), a[0]),
+                b.CreateSelect(y, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[1], st), a[1])};
+      },
+      "yield.scan");
+  Value *pick = b.CreateSelect(b.CreateICmpNE(best[0], b.getInt32(kExited)), best[0], best[1]);
+  Value *result = b.CreateSelect(isYield(chosen), pick, chosen);
+  b.CreateStore(b.CreateSelect(isYield(chosen), pick, last), lastYield_);
+  return result;
 }
 
 // The smallest state of a thread waiting at an implicit (loop) barrier, else `smallest`.
@@ -1588,6 +1636,8 @@ void KernelLowering::emitRegionBody(int r) {
   if (r > 0) {
     if (regions_[r].warp)
       emitCollective(r);
+    if (regions_[r].yield) // the wait itself, now that the others have run
+      emitInstruction(blocks_[regions_[r].entryBlock].instrs.front());
     if (const ptx::Instruction *red = barrierReduction(r)) {
       Value *v = b.CreateLoad(b.getInt32Ty(), blockReduction_);
       if (red->has(Mod::popc))

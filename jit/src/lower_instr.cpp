@@ -137,6 +137,9 @@ void KernelLowering::emitInstruction(const ptx::Instruction &in) {
   case ptx::Emitter::Video:
     done = emitVideoInstruction(in);
     break;
+  case ptx::Emitter::Async:
+    done = emitAsyncInstruction(in);
+    break;
   case ptx::Emitter::Memory:
     done = emitMemoryInstruction(in);
     break;

@@ -70,6 +70,7 @@ void KernelLowering::emitWarpScheduler() {
     Value *together = b.getTrue();
     nb = pickWithNamedBarriers(nb, together);
   }
+  nb = nextYield(nb);
   emitBarrierReductions(nb);
   BasicBlock *scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);

@@ -159,6 +159,7 @@ public:
   bool emitWarpInstruction(const ptx::Instruction &in);
   bool emitMatrixInstruction(const ptx::Instruction &in); // lower_matrix.cpp: wmma.load/store
   bool emitVideoInstruction(const ptx::Instruction &in);  // lower_video.cpp
+  bool emitAsyncInstruction(const ptx::Instruction &in);  // lower_async.cpp: cp.async, mbarrier
   // lower_narrow.cpp: cvt to and from e4m3x2/e5m2x2, cvt.pack.sat; an f32 rounded to tf32.
   bool emitNarrowConvert(const ptx::Instruction &in);
   llvm::Value *toTf32(const ptx::Instruction &in, llvm::Value *f32);
@@ -196,6 +197,7 @@ private:
     int entryBlock = 0;          // the sync block that starts it (the entry block for region 0)
     bool warp = false;           // entered at a warp-level sync point rather than a block barrier
     bool implicit = false;       // a loop head's implicit barrier: masked copies run through it
+    bool yield = false;          // a thread waiting for others (mbarrier.test_wait/try_wait)
     uint32_t barrierId = 0;      // bar.sync a, b: the named barrier a ...
     uint32_t count = 0;          // ... and its thread count b (0: every thread of the block)
     bool dynamicBarrier = false; // a named barrier whose id or count is computed at run time
@@ -276,6 +278,10 @@ private:
   }
   int straightSuccessor(int r) const;              // the region all of r's threads go on to, or -1
   llvm::Value *inLoopFirst(llvm::Value *smallest); // threads apart: loops before barriers
+  // Threads waiting at yield points take turns: the next such region after the last one run.
+  llvm::Value *nextYield(llvm::Value *chosen);
+  llvm::AllocaInst *lastYield_ = nullptr;
+  bool yields_ = false; // the kernel has yield points
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop
   const ptx::Instruction *barrierReduction(int region) const;
@@ -324,6 +330,11 @@ private:
       const ptx::Instruction &in,
       const std::function<llvm::Value *(llvm::Value *, unsigned, llvm::Type *)> &pub);
   void emitMatrixCollective(const ptx::Instruction &in);
+  // lower_async.cpp: an mbarrier word's fields, put back together, a completed phase.
+  struct Barrier;
+  Barrier splitBarrier(llvm::Value *word);
+  llvm::Value *joinBarrier(const Barrier &fields);
+  Barrier completePhase(Barrier fields);
   void exitThread();
   void goTo(int block);
   void arrive(int syncBlock);

@@ -13,6 +13,9 @@ namespace cucpu::jit::passes {
 bool isWarpSync(const ptx::Instruction &in);
 // The warp-level matrix instructions among them: mma, wmma.mma, ldmatrix, stmatrix, movmatrix.
 bool isMatrixSync(const ptx::Instruction &in);
+// Where a thread waits for others without a barrier (mbarrier.test_wait/try_wait): the lowering
+// lets the block's other threads run there.
+bool isYieldPoint(const ptx::Instruction &in);
 
 // `@p call ...` and guarded synchronisation points (`@p bar.sync 0`, `@p shfl.sync ...`) become
 // `@!p bra $guard.skip<n>; <the instruction, unguarded>; $guard.skip<n>:`, so the call can be

@@ -17,6 +17,10 @@ bool isWarpSync(const ptx::Instruction &in) {
          op == Op::activemask || op == Op::elect || isMatrixSync(in);
 }
 
+bool isYieldPoint(const ptx::Instruction &in) {
+  return in.op == Op::mbarrier && (in.has(ptx::Mod::test_wait) || in.has(ptx::Mod::try_wait));
+}
+
 bool isMatrixSync(const ptx::Instruction &in) {
   const Op op = in.op;
   return op == Op::mma || (op == Op::wmma && in.has(ptx::Mod::mma)) || op == Op::ldmatrix ||
@@ -31,7 +35,8 @@ void splitGuardedSync(ptx::Function &f) {
     auto *in = std::get_if<ptx::Instruction>(&st);
     const bool split =
         in && in->guard &&
-        (in->op == Op::call || in->op == Op::bar || in->op == Op::barrier || isWarpSync(*in));
+        (in->op == Op::call || in->op == Op::bar || in->op == Op::barrier || isWarpSync(*in) ||
+         isYieldPoint(*in));
     if (!split) {
       out.push_back(std::move(st));
       continue;

@@ -115,6 +115,23 @@ Space spaceOf(const Instruction &in) {
   return Space::None;
 }
 
+Space operandSpace(const Instruction &in, size_t i) {
+  if (in.op != Op::cp)
+    return spaceOf(in);
+  if (i >= 2)
+    return Space::Shared; // cp.async.bulk's mbarrier
+  // The space suffixes in order: destination, then source.
+  size_t seen = 0;
+  for (Mod m : in.modIds) {
+    const bool shared = m == Mod::shared || m == Mod::shared_cta || m == Mod::shared_cluster;
+    if (!shared && m != Mod::global)
+      continue;
+    if (seen++ == i)
+      return shared ? Space::Shared : Space::Global;
+  }
+  return spaceOf(in);
+}
+
 unsigned vectorWidth(const Instruction &in) {
   if (in.has(Mod::v2))
     return 2;

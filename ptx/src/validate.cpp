@@ -318,12 +318,11 @@ private:
     return registerOperand(o, want, relaxed, true);
   }
 
-  std::optional<std::string> address(const Operand &o) const {
+  std::optional<std::string> address(const Operand &o, Space space) const {
     if (o.kind != K::Address)
       return "address expected";
     if (!o.elems.empty())
       return "a texture or surface address where a memory address is expected";
-    const Space space = spaceOf(in_);
     if (o.name.empty()) {
       if (space != Space::Local)
         return "immediate addresses are allowed only for .local";
@@ -409,7 +408,7 @@ private:
     case OperandKind::PredDest:
       return destination(o, Type::Pred, false, s.pair);
     case OperandKind::Address:
-      return address(o);
+      return address(o, operandSpace(in_, index));
     case OperandKind::AnyAddress:
       return o.kind == K::Address ? std::nullopt : std::optional<std::string>("address expected");
     case OperandKind::Prototype:

@@ -55,6 +55,9 @@ AK(cp_async_8_16) {
   __shared__ __align__(16) u32 s[4 * 64];
   IDX;
   const u32 t = threadIdx.x;
+  for (int k = 0; k < 4; ++k)
+    s[4 * t + k] = 0;
+  __syncthreads();
   if (t % 2)
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(SH(s + 4 * t)), "l"(A + 4 * (t / 2)) : "memory");
   else
@@ -232,7 +235,9 @@ AK(cp_async_bulk) {
   }
   while (!tryWaitParity(&bar, 0)) {
   }
-  s[t] = s[t] * 2 + s[255 - t];
+  const u32 v = s[t] * 2 + s[255 - t];
+  __syncthreads();
+  s[t] = v;
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   if (t == 0) {

@@ -124,6 +124,9 @@ void identify(Instruction &in);
 // The state space an instruction's modifiers name (.shared::cta and .shared::cluster are .shared:
 // a cluster is one block on cucpu); None for a generic access.
 Space spaceOf(const Instruction &in);
+// The state space of address operand i: spaceOf(in), but for copies between spaces (cp.async,
+// cp.async.bulk: destination, source, then the mbarrier in shared memory) each its own.
+Space operandSpace(const Instruction &in, size_t i);
 // The count of a .v2/.v4/.v8 modifier; 1 without one.
 unsigned vectorWidth(const Instruction &in);
 // The name of an opcode or modifier as PTX writes it ("and", "shared::cta"); "" for Unknown.

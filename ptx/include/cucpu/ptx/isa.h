@@ -19,6 +19,7 @@ enum class Emitter : uint8_t {
   Warp,
   Matrix,
   Video,
+  Async,
   Image,
   Memory,
   Control,
