@@ -44,8 +44,8 @@ Value *KernelLowering::joinBarrier(const Barrier &f) {
 // A phase whose arrivals and transactions are all done completes: the parity flips and the
 // expected arrivals are pending again.
 KernelLowering::Barrier KernelLowering::completePhase(Barrier f) {
-  Value *done = b.CreateAnd(b.CreateICmpEQ(f.pending, b.getInt64(0)),
-                            b.CreateICmpEQ(f.tx, b.getInt64(0)));
+  Value *done =
+      b.CreateAnd(b.CreateICmpEQ(f.pending, b.getInt64(0)), b.CreateICmpEQ(f.tx, b.getInt64(0)));
   f.phase = b.CreateSelect(done, b.CreateXor(f.phase, b.getInt64(1)), f.phase);
   f.pending = b.CreateSelect(done, f.expected, f.pending);
   return f;
@@ -124,7 +124,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
     return false;
   if (in.has(Mod::commit_group) || in.has(Mod::wait_group) || in.has(Mod::wait_all) ||
       in.has(Mod::prefetch))
-    return true; // every copy is already complete
+    return true;                                      // every copy is already complete
   if (in.has(Mod::mbarrier) && in.has(Mod::arrive)) { // cp.async.mbarrier.arrive{.noinc}
     if (in.has(Mod::noinc)) // without .noinc the pending count goes up first: no change
       update(o[0], [&](Barrier f) {

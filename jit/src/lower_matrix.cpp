@@ -36,10 +36,18 @@ Shape shapeOf(const ptx::Instruction &in) {
 
 uint16_t formatOf(std::string_view name, const ptx::SourceLoc &loc) {
   static const std::array<std::pair<std::string_view, uint16_t>, 13> kFormats = {{
-      {"f16", CUCPU_MF_F16},   {"bf16", CUCPU_MF_BF16}, {"tf32", CUCPU_MF_TF32},
-      {"f32", CUCPU_MF_F32},   {"f64", CUCPU_MF_F64},   {"s8", CUCPU_MF_S8},
-      {"u8", CUCPU_MF_U8},     {"s4", CUCPU_MF_S4},     {"u4", CUCPU_MF_U4},
-      {"b1", CUCPU_MF_B1},     {"e4m3", CUCPU_MF_E4M3}, {"e5m2", CUCPU_MF_E5M2},
+      {"f16", CUCPU_MF_F16},
+      {"bf16", CUCPU_MF_BF16},
+      {"tf32", CUCPU_MF_TF32},
+      {"f32", CUCPU_MF_F32},
+      {"f64", CUCPU_MF_F64},
+      {"s8", CUCPU_MF_S8},
+      {"u8", CUCPU_MF_U8},
+      {"s4", CUCPU_MF_S4},
+      {"u4", CUCPU_MF_U4},
+      {"b1", CUCPU_MF_B1},
+      {"e4m3", CUCPU_MF_E4M3},
+      {"e5m2", CUCPU_MF_E5M2},
       {"s32", CUCPU_MF_S32},
   }};
   for (const auto &[n, f] : kFormats)
@@ -50,12 +58,22 @@ uint16_t formatOf(std::string_view name, const ptx::SourceLoc &loc) {
 
 int formatBits(uint16_t f) {
   switch (f) {
-  case CUCPU_MF_F64: return 64;
-  case CUCPU_MF_F32: case CUCPU_MF_TF32: case CUCPU_MF_S32: return 32;
-  case CUCPU_MF_F16: case CUCPU_MF_BF16: return 16;
-  case CUCPU_MF_S4: case CUCPU_MF_U4: return 4;
-  case CUCPU_MF_B1: return 1;
-  default: return 8;
+  case CUCPU_MF_F64:
+    return 64;
+  case CUCPU_MF_F32:
+  case CUCPU_MF_TF32:
+  case CUCPU_MF_S32:
+    return 32;
+  case CUCPU_MF_F16:
+  case CUCPU_MF_BF16:
+    return 16;
+  case CUCPU_MF_S4:
+  case CUCPU_MF_U4:
+    return 4;
+  case CUCPU_MF_B1:
+    return 1;
+  default:
+    return 8;
   }
 }
 
@@ -163,8 +181,8 @@ void KernelLowering::arriveAtMatrixSync(const ptx::Instruction &in, Value *slot)
     return;
   }
   const ptx::Operand &addr = in.op == Op::ldmatrix ? o.at(1) : o.at(0);
-  const ptx::Space space = ptx::spaceOf(in) == ptx::Space::Shared ? ptx::Space::Shared
-                                                                  : ptx::Space::None;
+  const ptx::Space space =
+      ptx::spaceOf(in) == ptx::Space::Shared ? ptx::Space::Shared : ptx::Space::None;
   put(b.CreatePtrToInt(address(addr, space, in), b.getInt64Ty()));
   if (in.op == Op::stmatrix)
     for (const auto &e : o.at(1).elems)
@@ -173,7 +191,8 @@ void KernelLowering::arriveAtMatrixSync(const ptx::Instruction &in, Value *slot)
 
 // The warp's results from every lane's publication: `pub(lane, offset, type)` reads one.
 void KernelLowering::emitMatrixCollectiveStep(
-    const ptx::Instruction &in, const std::function<Value *(Value *, unsigned, llvm::Type *)> &pub) {
+    const ptx::Instruction &in,
+    const std::function<Value *(Value *, unsigned, llvm::Type *)> &pub) {
   auto *i16 = b.getInt16Ty(), *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
   auto *ptr = b.getPtrTy();
   Value *resBase = threadSlot(resultOff_, resultBytes_, warpBase_);
@@ -220,8 +239,8 @@ void KernelLowering::emitMatrixCollectiveStep(
       Value *shift = b.CreateMul(b.CreateURem(row, c2), b.getInt32(16));
       Value *v = nullptr;
       for (unsigned h = 0; h < 2; ++h) {
-        Value *src = b.CreateAdd(b.CreateMul(b.CreateAdd(tRow, b.getInt32(h)), c4),
-                                 b.CreateUDiv(row, c2));
+        Value *src =
+            b.CreateAdd(b.CreateMul(b.CreateAdd(tRow, b.getInt32(h)), c4), b.CreateUDiv(row, c2));
         Value *half = b.CreateAnd(b.CreateLShr(pub(src, 0, i32), shift), b.getInt32(0xffff));
         v = h == 0 ? half : b.CreateOr(v, b.CreateShl(half, 16));
       }
@@ -297,9 +316,8 @@ bool KernelLowering::emitMatrixInstruction(const ptx::Instruction &in) {
   const ptx::Space space = ptx::spaceOf(in);
   Value *base = address(addr, space, in);
   auto *i64 = b.getInt64Ty();
-  Value *stride = in.operands.size() > 2
-                      ? b.CreateZExt(read(in.operands[2], T::U32, in), i64)
-                      : b.getInt64(uint64_t(colMajor ? rows : cols));
+  Value *stride = in.operands.size() > 2 ? b.CreateZExt(read(in.operands[2], T::U32, in), i64)
+                                         : b.getInt64(uint64_t(colMajor ? rows : cols));
   Value *lane = b.CreateZExt(b.CreateAnd(linearTid_, b.getInt32(kLanes - 1)), i64);
   llvm::Type *elemTy = b.getIntNTy(unsigned(bits));
   llvm::Type *regTy = b.getIntNTy(bits == 64 ? 64 : 32);
@@ -307,8 +325,8 @@ bool KernelLowering::emitMatrixInstruction(const ptx::Instruction &in) {
     Value *idx = b.CreateAdd(b.getInt64(uint64_t(e * kLanes)), lane);
     Value *r = b.CreateUDiv(idx, b.getInt64(uint64_t(cols)));
     Value *c = b.CreateURem(idx, b.getInt64(uint64_t(cols)));
-    Value *off = colMajor ? b.CreateAdd(b.CreateMul(c, stride), r)
-                          : b.CreateAdd(b.CreateMul(r, stride), c);
+    Value *off =
+        colMajor ? b.CreateAdd(b.CreateMul(c, stride), r) : b.CreateAdd(b.CreateMul(r, stride), c);
     return b.CreateGEP(b.getInt8Ty(), base, b.CreateMul(off, b.getInt64(uint64_t(bytes))));
   };
   const bool outside = space == ptx::Space::Global || space == ptx::Space::Shared;

@@ -47,11 +47,11 @@ static Value *toEightBit(llvm::IRBuilder<> &b, Value *x, const EightBit &f, bool
   e = b.CreateSelect(carry, b.CreateAdd(e, b.getInt32(1)), e);
   k = b.CreateSelect(carry, b.getInt32(implicit), k);
   Value *normal = b.CreateICmpUGE(k, b.getInt32(implicit));
-  Value *code = b.CreateSelect(
-      normal,
-      b.CreateOr(b.CreateShl(b.CreateAdd(e, b.getInt32(f.bias)), uint64_t(f.mbits)),
-                 b.CreateAnd(k, b.getInt32(implicit - 1))),
-      k);
+  Value *code =
+      b.CreateSelect(normal,
+                     b.CreateOr(b.CreateShl(b.CreateAdd(e, b.getInt32(f.bias)), uint64_t(f.mbits)),
+                                b.CreateAnd(k, b.getInt32(implicit - 1))),
+                     k);
   Value *big = b.CreateOr(b.CreateICmpUGT(code, b.getInt32(f.maxCode)),
                           b.CreateFCmpOEQ(ax, llvm::ConstantFP::getInfinity(b.getFloatTy())));
   code = b.CreateSelect(big, b.getInt32(f.maxCode), code);
@@ -74,9 +74,9 @@ static Value *fromEightBit(llvm::IRBuilder<> &b, Value *c, const EightBit &f, bo
                               b.CreateOr(mant, b.getInt32(mantMask + 1)));
   Value *ex = b.CreateSub(b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, field, b.getInt32(1)),
                           b.getInt32(f.bias + f.mbits));
-  Value *mag = b.CreateFMul(b.CreateUIToFP(sig, b.getFloatTy()),
-                            b.CreateBitCast(b.CreateShl(b.CreateAdd(ex, b.getInt32(127)), 23),
-                                            b.getFloatTy()));
+  Value *mag = b.CreateFMul(
+      b.CreateUIToFP(sig, b.getFloatTy()),
+      b.CreateBitCast(b.CreateShl(b.CreateAdd(ex, b.getInt32(127)), 23), b.getFloatTy()));
   Value *isNan, *isInf = b.getFalse();
   if (f.mbits == 3) {
     isNan = b.CreateICmpEQ(b.CreateAnd(c, b.getInt32(0x7f)), b.getInt32(0x7f));

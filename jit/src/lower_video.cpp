@@ -68,8 +68,12 @@ bool KernelLowering::emitVideoInstruction(const ptx::Instruction &in) {
       p = P::ICMP_SGE;
     return b.CreateZExt(b.CreateICmp(p, x, y), i64);
   };
-  auto smin = [&](Value *x, Value *y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y); };
-  auto smax = [&](Value *x, Value *y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y); };
+  auto smin = [&](Value *x, Value *y) {
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+  };
+  auto smax = [&](Value *x, Value *y) {
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  };
   auto clampTo = [&](Value *x, int64_t lo, int64_t hi) {
     return smin(smax(x, b.getInt64(uint64_t(lo))), b.getInt64(uint64_t(hi)));
   };
@@ -88,13 +92,15 @@ bool KernelLowering::emitVideoInstruction(const ptx::Instruction &in) {
     auto pick = [&](const std::string &sel, const char *fallback, unsigned lane) {
       const std::string digits = sel.empty() ? std::string(fallback) : sel.substr(1);
       if (digits.size() != n || (!sel.empty() && sel[0] != (simd2 ? 'h' : 'b')))
-        throwInvalid(in.loc, "selector ." + sel + " of a " + std::to_string(n) + "-way instruction");
+        throwInvalid(in.loc,
+                     "selector ." + sel + " of a " + std::to_string(n) + "-way instruction");
       return unsigned(digits[n - 1 - lane] - '0');
     };
     std::vector<bool> mask(n, true);
     if (!o[0].select.empty()) {
       if (o[0].select[0] != (simd2 ? 'h' : 'b'))
-        throwInvalid(in.loc, "mask ." + o[0].select + " of a " + std::to_string(n) + "-way instruction");
+        throwInvalid(in.loc,
+                     "mask ." + o[0].select + " of a " + std::to_string(n) + "-way instruction");
       for (unsigned i = 0; i < n; ++i)
         mask[i] = o[0].select.find(char('0' + i)) != std::string::npos;
     }
@@ -111,9 +117,8 @@ bool KernelLowering::emitVideoInstruction(const ptx::Instruction &in) {
         t = b.CreateSub(x, y);
       else if (op == Op::vavrg2 || op == Op::vavrg4) { // rounds half away from zero
         Value *s = b.CreateAdd(x, y);
-        t = b.CreateAShr(b.CreateSelect(b.CreateICmpSGE(s, b.getInt64(0)),
-                                        b.CreateAdd(s, b.getInt64(1)), s),
-                         1);
+        t = b.CreateAShr(
+            b.CreateSelect(b.CreateICmpSGE(s, b.getInt64(0)), b.CreateAdd(s, b.getInt64(1)), s), 1);
       } else if (op == Op::vabsdiff2 || op == Op::vabsdiff4)
         t = b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, b.CreateSub(x, y), b.getFalse());
       else if (op == Op::vmin2 || op == Op::vmin4)
@@ -128,9 +133,9 @@ bool KernelLowering::emitVideoInstruction(const ptx::Instruction &in) {
           d = b.CreateAdd(d, t);
         continue;
       }
-      Value *lane = mask[i] ? b.CreateAnd(t, b.getInt64((uint64_t(1) << w) - 1))
-                            : b.CreateZExt(b.CreateAnd(c, b.getInt32(((1u << w) - 1) << (w * i))),
-                                           i64);
+      Value *lane = mask[i]
+                        ? b.CreateAnd(t, b.getInt64((uint64_t(1) << w) - 1))
+                        : b.CreateZExt(b.CreateAnd(c, b.getInt32(((1u << w) - 1) << (w * i))), i64);
       d = b.CreateOr(d, mask[i] ? b.CreateShl(lane, uint64_t(w * i)) : lane);
     }
     write(o[0], b.CreateTrunc(d, i32), T::B32, in);
@@ -198,8 +203,8 @@ bool KernelLowering::emitVideoInstruction(const ptx::Instruction &in) {
     Value *field;
     if (sat) {
       const int64_t top = dsigned ? (int64_t(1) << (fd.width - 1)) - 1 : int64_t(fmask);
-      Value *outside =
-          b.CreateOr(b.CreateICmpSLT(t, b.getInt64(0)), b.CreateICmpSGT(t, b.getInt64(uint64_t(top))));
+      Value *outside = b.CreateOr(b.CreateICmpSLT(t, b.getInt64(0)),
+                                  b.CreateICmpSGT(t, b.getInt64(uint64_t(top))));
       Value *v = b.CreateSelect(outside, b.getInt64(uint64_t(top)), t);
       field = b.CreateAnd(b.CreateLShr(v, uint64_t(fd.shift)), b.getInt64(fmask));
     } else {

@@ -1,17 +1,18 @@
 // Warp-level matrix products (mma.sync, wmma.mma) with the arithmetic of NVIDIA's tensor cores,
 // as recorded on an H200 (tests/gpu/record_mma.cpp):
 //  - f16, bf16 and tf32 inputs: each product is exact; the products of one step
-//    (the shape's k, but four for wmma's tf32) and the accumulator are aligned to the largest exponent among them (a
-//    product counts with the sum of its factors' exponents), each keeps the 26 bits below that
-//    exponent's leading bit, truncated toward zero; their exact sum is rounded toward zero to
-//    f32 (an overflow gives infinity), or to nearest even for an f16 result. tf32 inputs lose
-//    their 13 lowest fraction bits. wmma's tf32 m16n16k8 is two steps of four. 8-bit floats go
-//    through f16 products as ptxas compiles them for sm_90 (fp8Product).
+//    (the shape's k, but four for wmma's tf32) and the accumulator are aligned to the largest
+//    exponent among them (a product counts with the sum of its factors' exponents), each keeps the
+//    26 bits below that exponent's leading bit, truncated toward zero; their exact sum is rounded
+//    toward zero to f32 (an overflow gives infinity), or to nearest even for an f16 result. tf32
+//    inputs lose their 13 lowest fraction bits. wmma's tf32 m16n16k8 is two steps of four. 8-bit
+//    floats go through f16 products as ptxas compiles them for sm_90 (fp8Product).
 //  - f64: a chain of fused multiply-adds in k order, starting from C (B's NaNs propagate first,
 //    then the sum's, then A's).
 //  - integers: exact sums, wrapping or (.satfinite) saturating to s32.
-#include "kernel_abi.h"
 #include "cucpu/devicelib/devicelib.h"
+#include "fragments.h"
+#include "kernel_abi.h"
 
 #include <algorithm>
 #include <bit>
@@ -21,24 +22,7 @@
 namespace cucpu::devicelib {
 namespace {
 
-constexpr int kLanes = 32;
 constexpr int kAlignedBits = 26; // bits each term keeps below the largest exponent's leading bit
-
-int elementBits(uint16_t f) {
-  switch (f) {
-  case CUCPU_MF_F64: return 64;
-  case CUCPU_MF_F32: case CUCPU_MF_TF32: case CUCPU_MF_S32: return 32;
-  case CUCPU_MF_F16: case CUCPU_MF_BF16: return 16;
-  case CUCPU_MF_S4: case CUCPU_MF_U4: return 4;
-  case CUCPU_MF_B1: return 1;
-  default: return 8;
-  }
-}
-
-bool isFloat(uint16_t f) {
-  return f == CUCPU_MF_F16 || f == CUCPU_MF_BF16 || f == CUCPU_MF_TF32 || f == CUCPU_MF_F32 ||
-         f == CUCPU_MF_F64 || f == CUCPU_MF_E4M3 || f == CUCPU_MF_E5M2;
-}
 
 // A decoded floating-point element: its exact value, and the exponent alignment uses (the
 // unbiased exponent; a subnormal's is the format's smallest).
@@ -60,7 +44,10 @@ Num decodeFloat(uint16_t f, uint64_t bits) {
   case CUCPU_MF_F16: {
     const int field = int(bits >> 10) & 31;
     if (field == 31)
-      return {(bits & 0x3ff) ? NAN : (bits & 0x8000) ? -INFINITY : INFINITY, 0, bool(bits & 0x8000)};
+      return {(bits & 0x3ff)    ? NAN
+              : (bits & 0x8000) ? -INFINITY
+                                : INFINITY,
+              0, bool(bits & 0x8000)};
     return fromFields(bits & 0x8000, field, bits & 0x3ff, 10, 15);
   }
   case CUCPU_MF_E4M3: {
@@ -180,106 +167,14 @@ uint64_t floatStep(const Term *products, int count, const Term &acc, bool f16Res
 
 int64_t intValue(uint16_t f, uint64_t bits) {
   switch (f) {
-  case CUCPU_MF_S8: return int8_t(bits);
-  case CUCPU_MF_S4: return (bits & 8) ? int64_t(bits & 15) - 16 : int64_t(bits & 15);
-  case CUCPU_MF_S32: return int32_t(bits);
-  default: return int64_t(bits); // u8, u4, b1
-  }
-}
-
-// Fragment element positions: the ISA's layouts for mma.sync (e elements per register), or
-// wmma's (element i of lane l is element i * 32 + l of the row-major matrix).
-void posA(const cucpu_mma_desc &d, int i, int e, int lane, int &row, int &col) {
-  if (d.flags & CUCPU_MMA_WMMA) {
-    row = (i * kLanes + lane) / d.k;
-    col = (i * kLanes + lane) % d.k;
-    return;
-  }
-  const int g = lane >> 2, t = lane & 3, r = i / e;
-  row = g + 8 * (r % 2);
-  col = t * e + i % e + (r / 2) * 4 * e;
-}
-void posB(const cucpu_mma_desc &d, int i, int e, int lane, int &row, int &col) {
-  if (d.flags & CUCPU_MMA_WMMA) {
-    row = (i * kLanes + lane) / d.n;
-    col = (i * kLanes + lane) % d.n;
-    return;
-  }
-  const int g = lane >> 2, t = lane & 3, r = i / e;
-  row = t * e + i % e + r * 4 * e;
-  col = g;
-}
-void posC(const cucpu_mma_desc &d, int i, int lane, int &row, int &col) {
-  if (d.flags & CUCPU_MMA_WMMA) {
-    row = (i * kLanes + lane) / d.n;
-    col = (i * kLanes + lane) % d.n;
-    return;
-  }
-  row = (lane >> 2) + 8 * (i / 2);
-  col = 2 * (lane & 3) + i % 2;
-}
-
-uint64_t readBits(const uint8_t *p, int bits) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, size_t(bits + 7) / 8);
-  return v;
-}
-
-// Element i of a lane's fragment of `regs` registers of `regBytes` each, starting at p.
-uint64_t fragmentElement(const uint8_t *p, int regBytes, int bits, int i) {
-  const int perReg = bits >= 32 ? 1 : 32 / bits;
-  const uint64_t reg = readBits(p + (i / perReg) * regBytes, regBytes * 8);
-  return bits == 64 ? reg : (reg >> ((i % perReg) * bits)) & ((uint64_t(1) << bits) - 1);
-}
-
-struct Tiles {
-  static constexpr int kMax = 256 * 16; // elements of the largest matrix (m16n8k256's B: 2048)
-  uint64_t a[kMax], b[kMax], c[kMax], d[kMax];
-};
-
-void gather(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t stride, uint32_t lanes,
-            Tiles &t) {
-  const int ab = elementBits(d.a), bb = elementBits(d.b), cb = elementBits(d.c);
-  const int ea = ab >= 32 ? 1 : 32 / ab, eb = bb >= 32 ? 1 : 32 / bb;
-  const int na = d.m * d.k / kLanes, nb = d.k * d.n / kLanes, nc = d.m * d.n / kLanes;
-  std::memset(t.a, 0, sizeof(uint64_t) * d.m * d.k);
-  std::memset(t.b, 0, sizeof(uint64_t) * d.k * d.n);
-  std::memset(t.c, 0, sizeof(uint64_t) * d.m * d.n);
-  for (uint32_t lane = 0; lane < lanes; ++lane) {
-    const uint8_t *p = pub + lane * stride;
-    const uint8_t *pb = p + d.a_regs * d.reg_bytes[0], *pc = pb + d.b_regs * d.reg_bytes[1];
-    int row, col;
-    for (int i = 0; i < na; ++i) {
-      posA(d, i, ea, int(lane), row, col);
-      t.a[row * d.k + col] = fragmentElement(p, d.reg_bytes[0], ab, i);
-    }
-    for (int i = 0; i < nb; ++i) {
-      posB(d, i, eb, int(lane), row, col);
-      t.b[row * d.n + col] = fragmentElement(pb, d.reg_bytes[1], bb, i);
-    }
-    for (int i = 0; i < nc; ++i) {
-      posC(d, i, int(lane), row, col);
-      t.c[row * d.n + col] = fragmentElement(pc, d.reg_bytes[2], cb, i);
-    }
-  }
-}
-
-void scatter(const cucpu_mma_desc &d, const Tiles &t, uint8_t *res, uint64_t stride,
-             uint32_t lanes) {
-  const int db = elementBits(d.d);
-  const int perReg = db >= 32 ? 1 : 32 / db;
-  const int nd = d.m * d.n / kLanes;
-  for (uint32_t lane = 0; lane < lanes; ++lane) {
-    uint8_t *p = res + lane * stride;
-    std::memset(p, 0, size_t(d.d_regs) * d.reg_bytes[3]);
-    int row, col;
-    for (int i = 0; i < nd; ++i) {
-      posC(d, i, int(lane), row, col);
-      uint8_t *r = p + (i / perReg) * d.reg_bytes[3];
-      uint64_t reg = readBits(r, d.reg_bytes[3] * 8);
-      reg |= t.d[row * d.n + col] << ((i % perReg) * db);
-      std::memcpy(r, &reg, d.reg_bytes[3]);
-    }
+  case CUCPU_MF_S8:
+    return int8_t(bits);
+  case CUCPU_MF_S4:
+    return (bits & 8) ? int64_t(bits & 15) - 16 : int64_t(bits & 15);
+  case CUCPU_MF_S32:
+    return int32_t(bits);
+  default:
+    return int64_t(bits); // u8, u4, b1
   }
 }
 
@@ -328,6 +223,142 @@ uint64_t fp8Product(const cucpu_mma_desc &d, const Tiles &t, int i, int j, doubl
   }
   const float sum = float(acc.v) + float(c);
   return std::isnan(sum) ? 0x7fffffff : std::bit_cast<uint32_t>(sum);
+}
+
+// The common case, no infinities or NaNs, f16/bf16/tf32 into f32, element-parallel so that the
+// compiler vectorises it: every element's value, its alignment exponent (kNoExp for a zero,
+// which never decides the largest) and sign are decoded once per tile; each step's aligned
+// terms are integers below 2^27, so their sums in doubles are exact.
+constexpr int kNoExp = -100000;
+constexpr int kMaxTile = 512;
+
+struct Decoded {
+  double v[kMaxTile];
+  int e[kMaxTile];
+  int neg[kMaxTile];
+};
+
+// 2^k as a double, for |k| < 1023.
+inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); }
+
+// One step of k in [k0, k0 + count) for every element: acc (value, exponent, sign) in, the exact
+// sum of the aligned terms out, with the power of two it is scaled by and whether every term
+// was negative. N, the tile's width, is a constant so that the loops over a row vectorise.
+template <int N>
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
+alignedSums(const Decoded &__restrict a, const Decoded &__restrict b, const Decoded &__restrict acc,
+            int m, int kTotal, int k0, int count, double *__restrict sum, double *__restrict scale,
+            int *__restrict allNeg) {
+  for (int i = 0; i < m; ++i) {
+    int top[N], neg[N];
+    double s[N], sc[N];
+    for (int j = 0; j < N; ++j) {
+      top[j] = acc.e[i * N + j];
+      neg[j] = acc.neg[i * N + j];
+    }
+    for (int k = k0; k < k0 + count; ++k) {
+      const int ea = a.e[i * kTotal + k], na = a.neg[i * kTotal + k];
+      for (int j = 0; j < N; ++j) {
+        top[j] = std::max(top[j], ea + b.e[k * N + j]);
+        neg[j] &= na ^ b.neg[k * N + j];
+      }
+    }
+    for (int j = 0; j < N; ++j) {
+      sc[j] = pow2(std::clamp(kAlignedBits - 1 - top[j], -1000, 1000));
+      s[j] = std::trunc(acc.v[i * N + j] * sc[j]);
+    }
+    for (int k = k0; k < k0 + count; ++k) {
+      const double va = a.v[i * kTotal + k];
+      for (int j = 0; j < N; ++j)
+        s[j] += std::trunc(va * b.v[k * N + j] * sc[j]);
+    }
+    for (int j = 0; j < N; ++j) {
+      sum[i * N + j] = s[j];
+      scale[i * N + j] = sc[j];
+      allNeg[i * N + j] = neg[j];
+    }
+  }
+}
+
+// An f16, bf16, tf32 or f32 element's value, alignment exponent and sign; false for infinities
+// and NaNs.
+inline bool fastDecode(uint16_t fmt, uint64_t bits, double &v, int &e, int &neg) {
+  if (fmt == CUCPU_MF_F16) {
+    const int field = int(bits >> 10) & 31, mant = int(bits & 0x3ff);
+    if (field == 31)
+      return false;
+    neg = int(bits >> 15) & 1;
+    v = field ? double(mant | 0x400) * pow2(field - 25) : double(mant) * 0x1p-24;
+    e = v == 0 ? kNoExp : (field ? field - 15 : -14);
+  } else {
+    uint32_t u = fmt == CUCPU_MF_BF16 ? uint32_t(bits) << 16 : uint32_t(bits);
+    if (fmt == CUCPU_MF_TF32)
+      u &= ~0x1fffu;
+    const int field = int(u >> 23) & 0xff;
+    if (field == 0xff)
+      return false;
+    neg = int(u >> 31);
+    v = double(std::bit_cast<float>(u & 0x7fffffffu));
+    e = v == 0 ? kNoExp : (field ? field - 127 : -126);
+  }
+  if (neg)
+    v = -v;
+  return true;
+}
+
+// The lanes' elements of one matrix, decoded; false when one is infinite or NaN.
+bool decodeFragments(const cucpu_mma_desc &d, Which w, uint16_t fmt, int tileElements,
+                     const uint8_t *pub, uint64_t stride, uint32_t lanes, Decoded &out) {
+  if (lanes < kLanes)
+    for (int i = 0; i < tileElements; ++i)
+      out.v[i] = 0, out.e[i] = kNoExp, out.neg[i] = 0;
+  bool finite = true;
+  forEachElement(fragmentMap(d, w), pub, stride, lanes, [&](uint16_t at, uint64_t bits) {
+    finite &= fastDecode(fmt, bits, out.v[at], out.e[at], out.neg[at]);
+  });
+  return finite;
+}
+
+// The common case straight from the lanes' registers to theirs; false when it does not apply
+// (other types, or infinities and NaNs among the inputs or an intermediate result).
+bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride, uint8_t *res,
+                 uint64_t resStride, uint32_t lanes) {
+  const bool inputs = d.a == CUCPU_MF_F16 || d.a == CUCPU_MF_BF16 || d.a == CUCPU_MF_TF32;
+  if (!inputs || d.c != CUCPU_MF_F32 || d.d != CUCPU_MF_F32 || d.m * d.k > kMaxTile ||
+      d.k * d.n > kMaxTile || d.m * d.n > kMaxTile || (d.n != 8 && d.n != 16 && d.n != 32))
+    return false;
+  thread_local Decoded a, b, acc;
+  if (!decodeFragments(d, Which::A, d.a, d.m * d.k, pub, pubStride, lanes, a) ||
+      !decodeFragments(d, Which::B, d.b, d.k * d.n, pub, pubStride, lanes, b) ||
+      !decodeFragments(d, Which::C, d.c, d.m * d.n, pub, pubStride, lanes, acc))
+    return false;
+  const int step = (d.flags & CUCPU_MMA_WMMA) && d.a == CUCPU_MF_TF32 ? 4 : d.k;
+  const int elems = d.m * d.n;
+  double sum[kMaxTile], scale[kMaxTile];
+  int allNeg[kMaxTile];
+  uint32_t out[kMaxTile];
+  for (int k0 = 0; k0 < d.k; k0 += step) {
+    const int count = std::min(step, d.k - k0);
+    if (d.n == 8)
+      alignedSums<8>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+    else if (d.n == 16)
+      alignedSums<16>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+    else
+      alignedSums<32>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+    const bool last = k0 + step >= d.k;
+    for (int e = 0; e < elems; ++e) {
+      out[e] = sum[e] == 0 ? (allNeg[e] ? 0x80000000u : 0) : toF32TowardZero(sum[e] / scale[e]);
+      if (!last && !fastDecode(CUCPU_MF_F32, out[e], acc.v[e], acc.e[e], acc.neg[e]))
+        return false; // an infinity midway: the general path's rules
+    }
+  }
+  const FragmentMap &m = fragmentMap(d, Which::D);
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    uint8_t *p = res + lane * resStride;
+    for (int i = 0; i < m.elements; ++i)
+      std::memcpy(p + 4 * i, &out[m.index[lane][size_t(i)]], 4);
+  }
+  return true;
 }
 
 void computeFloat(const cucpu_mma_desc &d, Tiles &t) {
@@ -394,6 +425,8 @@ void computeInt(const cucpu_mma_desc &d, Tiles &t) {
 
 extern "C" void cucpu_mma(const cucpu_mma_desc *desc, const uint8_t *pub, uint64_t pub_stride,
                           uint8_t *res, uint64_t res_stride, uint32_t lanes) {
+  if (productFast(*desc, pub, pub_stride, res, res_stride, lanes))
+    return;
   thread_local Tiles tiles;
   gather(*desc, pub, pub_stride, lanes, tiles);
   if (isFloat(desc->a))

@@ -19,19 +19,32 @@ namespace {
 
 uint16_t format(MmaFmt f) {
   switch (f) {
-  case kF16: return CUCPU_MF_F16;
-  case kBF16: return CUCPU_MF_BF16;
-  case kTF32: return CUCPU_MF_TF32;
-  case kF32: return CUCPU_MF_F32;
-  case kF64: return CUCPU_MF_F64;
-  case kS8: return CUCPU_MF_S8;
-  case kU8: return CUCPU_MF_U8;
-  case kS4: return CUCPU_MF_S4;
-  case kU4: return CUCPU_MF_U4;
-  case kB1: return CUCPU_MF_B1;
-  case kE4M3: return CUCPU_MF_E4M3;
-  case kE5M2: return CUCPU_MF_E5M2;
-  default: return CUCPU_MF_S32;
+  case kF16:
+    return CUCPU_MF_F16;
+  case kBF16:
+    return CUCPU_MF_BF16;
+  case kTF32:
+    return CUCPU_MF_TF32;
+  case kF32:
+    return CUCPU_MF_F32;
+  case kF64:
+    return CUCPU_MF_F64;
+  case kS8:
+    return CUCPU_MF_S8;
+  case kU8:
+    return CUCPU_MF_U8;
+  case kS4:
+    return CUCPU_MF_S4;
+  case kU4:
+    return CUCPU_MF_U4;
+  case kB1:
+    return CUCPU_MF_B1;
+  case kE4M3:
+    return CUCPU_MF_E4M3;
+  case kE5M2:
+    return CUCPU_MF_E5M2;
+  default:
+    return CUCPU_MF_S32;
   }
 }
 
@@ -75,7 +88,8 @@ std::vector<std::string> run(int ci, int ntests, const std::vector<char> &want) 
   cucpu_mma_desc d{};
   d.m = uint16_t(m), d.n = uint16_t(n), d.k = uint16_t(k);
   d.a = format(cfg.a), d.b = format(cfg.b), d.c = d.d = format(cfg.c);
-  d.a_regs = uint16_t(la.regs), d.b_regs = uint16_t(lb.regs), d.c_regs = d.d_regs = uint16_t(lc.regs);
+  d.a_regs = uint16_t(la.regs), d.b_regs = uint16_t(lb.regs),
+  d.c_regs = d.d_regs = uint16_t(lc.regs);
   d.reg_bytes[0] = uint16_t(la.regBytes), d.reg_bytes[1] = uint16_t(lb.regBytes);
   d.reg_bytes[2] = d.reg_bytes[3] = uint16_t(lc.regBytes);
   d.flags = uint16_t((wmma ? CUCPU_MMA_WMMA : 0) |
@@ -125,8 +139,8 @@ std::vector<std::string> run(int ci, int ntests, const std::vector<char> &want) 
                     size_t(cbytes));
         if (got != expected && bad.size() < 8)
           bad.push_back("test " + std::to_string(t) + " (mode " + std::to_string(t % kMmaModes) +
-                        ") D[" + std::to_string(row) + "][" + std::to_string(col) + "] = " +
-                        std::to_string(got) + ", the GPU's " + std::to_string(expected));
+                        ") D[" + std::to_string(row) + "][" + std::to_string(col) +
+                        "] = " + std::to_string(got) + ", the GPU's " + std::to_string(expected));
       }
   }
   return bad;
@@ -137,8 +151,8 @@ class Mma : public ::testing::TestWithParam<int> {};
 TEST_P(Mma, MatchesTheGpuBitForBit) {
   const MmaConfig &cfg = kMmaConfigs[GetParam()];
   const char *dir = std::getenv("CUCPU_MMA_ANSWERS");
-  const std::string path = std::string(dir ? dir : CUCPU_SOURCE_DIR "/tests/gpu/answers/mma") +
-                           "/" + cfg.name + ".bin";
+  const std::string path =
+      std::string(dir ? dir : CUCPU_SOURCE_DIR "/tests/gpu/answers/mma") + "/" + cfg.name + ".bin";
   const std::vector<char> want = readAll(path);
   const size_t perTest = size_t(cfg.m) * cfg.n * (mmaElementBits(cfg.c) / 8);
   ASSERT_GT(want.size(), 0u) << path;
