@@ -439,6 +439,8 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       }
       continue;
     }
+    if (in->op == Op::barrier && in->has(Mod::cluster))
+      continue; // barrier.cluster.arrive: nothing to count in a one-block cluster
     if ((in->op == Op::bar || in->op == Op::barrier) && in->has(Mod::arrive)) {
       uint32_t id = 0, count = 0;
       countedBarrier(*in, id, count);
@@ -481,6 +483,8 @@ void KernelLowering::buildBlocks() {
 }
 
 bool KernelLowering::isBarrier(const ptx::Instruction &in) const {
+  if (in.op == Op::barrier && in.has(Mod::cluster)) // one-block clusters: the block's barrier
+    return in.has(Mod::wait);
   if (in.op == Op::bar || in.op == Op::barrier) {
     if (in.has(Mod::warp))
       return false; // bar.warp.sync: lanes of a warp run in lockstep between barriers
@@ -1073,9 +1077,9 @@ void KernelLowering::planScratch() {
   }
   crossBytes_ = (off + 7) & ~7u;
   if (warpMode_) {
-    pubOff_ = crossBytes_;                  // operands published at a warp sync point
-    resultOff_ = pubOff_ + pubBytes_;       // the sync instruction's result for this lane
-    stateOff_ = resultOff_ + resultBytes_;  // 4 bytes: the region the thread resumes at
+    pubOff_ = crossBytes_;                 // operands published at a warp sync point
+    resultOff_ = pubOff_ + pubBytes_;      // the sync instruction's result for this lane
+    stateOff_ = resultOff_ + resultBytes_; // 4 bytes: the region the thread resumes at
     localOff_ = stateOff_ + 4;
   } else {
     pubOff_ = crossBytes_;           // the predicate a thread brings to bar.red
@@ -1459,8 +1463,9 @@ Value *KernelLowering::nextYield(Value *chosen) {
         Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
         Value *y = isYield(st);
         Value *after = b.CreateAnd(y, b.CreateICmpSGT(st, last));
-        return {b.CreateSelect(after, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], st), a[0]),
-                b.CreateSelect(y, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[1], st), a[1])};
+        return {
+            b.CreateSelect(after, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], st), a[0]),
+            b.CreateSelect(y, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[1], st), a[1])};
       },
       "yield.scan");
   Value *pick = b.CreateSelect(b.CreateICmpNE(best[0], b.getInt32(kExited)), best[0], best[1]);

@@ -71,6 +71,21 @@ Value *KernelLowering::special(const ptx::Operand &op, const ptx::Instruction &i
     return b.getInt64(0);
   if (n == "%dynamic_smem_size")
     return dynShared_;
+  // Every launch is a grid of one-block clusters (the device reports no cluster launch).
+  if (n == "%clusterid")
+    return ctaid_[std::min(c, 2)];
+  if (n == "%nclusterid")
+    return nctaid_[std::min(c, 2)];
+  if (n == "%cluster_ctaid" || n == "%cluster_ctarank")
+    return b.getInt32(0);
+  if (n == "%cluster_nctaid")
+    return b.getInt32(c > 2 ? 0 : 1);
+  if (n == "%cluster_nctarank")
+    return b.getInt32(1);
+  if (n == "%is_explicit_cluster")
+    return b.getFalse();
+  if (n == "%aggr_smem_size") // with the 1 KiB a block reserves (RESERVED_SHARED_MEMORY_PER_BLOCK)
+    return b.CreateAdd(dynShared_, b.getInt32(info_.staticSharedBytes + 1024));
   if (n == "%total_smem_size")
     return b.CreateAdd(dynShared_, b.getInt32(info_.staticSharedBytes));
   if (n == "%lanemask_eq" || n == "%lanemask_lt" || n == "%lanemask_le" || n == "%lanemask_gt" ||

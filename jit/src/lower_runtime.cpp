@@ -52,6 +52,16 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
                  {launch_, threadWhere(), read(in.operands[0], ptx::Type::U64, in)});
     return true;
   }
+  if (in.op == Op::mapa) { // one-block clusters: rank 0 is the block itself
+    write(in.operands.at(0), read(in.operands.at(1), in.types.at(0), in), in.types.at(0), in);
+    return true;
+  }
+  if (in.op == Op::getctarank) {
+    write(in.operands.at(0), b.getInt32(0), ptx::Type::U32, in);
+    return true;
+  }
+  if (in.op == Op::setmaxnreg)
+    return true; // no register file to divide between warps
   if (in.op == Op::trap) {
     auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy}, false);
     b.CreateCall(fnTy, serviceFunction(kTrap), {launch_, threadWhere()});

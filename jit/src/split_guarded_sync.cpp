@@ -33,10 +33,9 @@ void splitGuardedSync(ptx::Function &f) {
   int skips = 0;
   for (auto &st : f.body) {
     auto *in = std::get_if<ptx::Instruction>(&st);
-    const bool split =
-        in && in->guard &&
-        (in->op == Op::call || in->op == Op::bar || in->op == Op::barrier || isWarpSync(*in) ||
-         isYieldPoint(*in));
+    const bool split = in && in->guard &&
+                       (in->op == Op::call || in->op == Op::bar || in->op == Op::barrier ||
+                        isWarpSync(*in) || isYieldPoint(*in));
     if (!split) {
       out.push_back(std::move(st));
       continue;
