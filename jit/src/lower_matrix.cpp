@@ -7,6 +7,7 @@
 #include "lowering.h"
 #include "ptx_passes.h"
 
+#include "cucpu/devicelib/devicelib.h"
 #include "kernel_abi.h"
 
 #include <array>
@@ -54,27 +55,6 @@ uint16_t formatOf(std::string_view name, const ptx::SourceLoc &loc) {
     if (n == name)
       return f;
   throwUnsupported(loc, "matrix element type '" + std::string(name) + "'");
-}
-
-int formatBits(uint16_t f) {
-  switch (f) {
-  case CUCPU_MF_F64:
-    return 64;
-  case CUCPU_MF_F32:
-  case CUCPU_MF_TF32:
-  case CUCPU_MF_S32:
-    return 32;
-  case CUCPU_MF_F16:
-  case CUCPU_MF_BF16:
-    return 16;
-  case CUCPU_MF_S4:
-  case CUCPU_MF_U4:
-    return 4;
-  case CUCPU_MF_B1:
-    return 1;
-  default:
-    return 8;
-  }
 }
 
 // D, A, B and C's element formats: the type suffixes in order (dtype, atype, btype, ctype), where
@@ -126,7 +106,7 @@ cucpu_mma_desc describeProduct(const ptx::Instruction &in) {
                      (in.has(Mod::xor_) ? CUCPU_MMA_XOR : 0) | (wmma ? CUCPU_MMA_WMMA : 0));
   // Each lane must hold its share of every matrix.
   auto regsFor = [](int elements, uint16_t fmt) {
-    const int bits = formatBits(fmt);
+    const int bits = devicelib::elementBits(fmt);
     const int perReg = bits >= 32 ? 1 : 32 / bits;
     return (elements / kLanes + perReg - 1) / perReg;
   };
@@ -200,15 +180,6 @@ void KernelLowering::emitMatrixCollectiveStep(
     Value *slot = b.CreateGEP(b.getInt8Ty(), resBase,
                               b.CreateMul(b.CreateZExt(lane, i64), b.getInt64(resultBytes_)));
     return b.CreateConstGEP1_32(b.getInt8Ty(), slot, offset);
-  };
-  auto laneLoop = [&](const char *name, const std::function<void(Value *)> &body) {
-    foldLoop(
-        warpLanes_, {},
-        [&](Value *l, const std::vector<Value *> &) -> std::vector<Value *> {
-          body(l);
-          return {};
-        },
-        name);
   };
   auto rowAddress = [&](Value *lane) { return b.CreateIntToPtr(pub(lane, 0, i64), ptr); };
   auto at = [&](Value *p, Value *bytes) {
@@ -304,7 +275,7 @@ bool KernelLowering::emitMatrixInstruction(const ptx::Instruction &in) {
   if (in.types.empty())
     throwInvalid(in.loc, "wmma without an element type");
   const uint16_t fmt = formatOf(ptx::typeName(in.types.back()), in.loc);
-  const int bits = formatBits(fmt), bytes = bits / 8;
+  const int bits = devicelib::elementBits(fmt), bytes = bits / 8;
   const int perReg = bits >= 32 ? 1 : 32 / bits;
   const ptx::Operand &vec = in.operands.at(load ? 0 : 1);
   const ptx::Operand &addr = in.operands.at(load ? 1 : 0);

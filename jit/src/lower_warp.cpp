@@ -164,6 +164,17 @@ void KernelLowering::emitWarpScheduler() {
   b.CreateCondBr(b.CreateICmpULT(wn, nwarps), warpHdr, dispatch);
 }
 
+// A counted loop over the warp's lanes 0..warpLanes_-1, with the body emitted by `body`.
+void KernelLowering::laneLoop(const char *name, const std::function<void(Value *)> &body) {
+  foldLoop(
+      warpLanes_, {},
+      [&](Value *l, const std::vector<Value *> &) -> std::vector<Value *> {
+        body(l);
+        return {};
+      },
+      name);
+}
+
 // A lane reaching a warp sync point publishes the operands the collective step reads:
 // bytes 0-7 the value (shfl/redux/match source, vote predicate), 8-11 shfl's lane operand or the
 // member mask, 12-15 shfl's clamp operand.
@@ -217,16 +228,6 @@ void KernelLowering::emitCollectiveStep(int region) {
     Value *t = b.CreateAdd(warpBase_, b.CreateSelect(ok, lane, b.getInt32(0)));
     Value *p = b.CreateConstGEP1_32(b.getInt8Ty(), threadSlot(pubOff_, pubBytes_, t), offset);
     return b.CreateLoad(ty, p);
-  };
-  // A counted loop over lanes 0..warpLanes_-1, with the body emitted by `body`.
-  auto laneLoop = [&](const char *name, const std::function<void(Value *)> &body) {
-    foldLoop(
-        warpLanes_, {},
-        [&](Value *l, const std::vector<Value *> &) -> std::vector<Value *> {
-          body(l);
-          return {};
-        },
-        name);
   };
   if (passes::isMatrixSync(in)) {
     emitMatrixCollectiveStep(in, pub);

@@ -324,6 +324,8 @@ private:
   void arriveAtSync(int region);       // lower_warp.cpp: publish this lane's operand
   void emitCollectiveStep(int region); // lower_warp.cpp: results of all lanes
   void emitCollective(int region);     // lower_warp.cpp: a lane takes its result at region entry
+  // lower_warp.cpp: a counted loop over the warp's lanes, the body emitted by `body`.
+  void laneLoop(const char *name, const std::function<void(llvm::Value *)> &body);
   // lower_matrix.cpp: the same three steps for mma, wmma.mma, ldmatrix, stmatrix, movmatrix.
   void arriveAtMatrixSync(const ptx::Instruction &in, llvm::Value *slot);
   void emitMatrixCollectiveStep(
@@ -368,14 +370,14 @@ private:
   bool namedBarriers_ = false; // has bar.sync with a thread count or bar.arrive
   bool warpMode_ = false;      // has warp-level sync points: per-thread resume states
   // Scratch layout, in bytes per thread: [cross-register slabs][exchange][state][local]
-  uint32_t crossBytes_ = 0; // slabs of registers live across sync points
-  uint32_t stateOff_ = 0;   // i32 per thread: the region it resumes at, or kExited
-  uint32_t pubOff_ = 0;     // warp mode: operands a lane publishes at a sync point
-  uint32_t resultOff_ = 0;  // warp mode: a lane's result of the collective operation
+  uint32_t crossBytes_ = 0;  // slabs of registers live across sync points
+  uint32_t stateOff_ = 0;    // i32 per thread: the region it resumes at, or kExited
+  uint32_t pubOff_ = 0;      // warp mode: operands a lane publishes at a sync point
+  uint32_t resultOff_ = 0;   // warp mode: a lane's result of the collective operation
   unsigned pubBytes_ = 16;   // bytes of a thread's publication slot (matrix fragments: more)
   unsigned resultBytes_ = 8; // bytes of a thread's result slot
-  uint32_t localOff_ = 0;   // start of the .local area
-  uint32_t localBytes_ = 0; // .local bytes per thread
+  uint32_t localOff_ = 0;    // start of the .local area
+  uint32_t localBytes_ = 0;  // .local bytes per thread
 
   // values of the current thread iteration / block
   llvm::Value *launch_ = nullptr, *blockArg_ = nullptr;

@@ -3,6 +3,7 @@
 // lanes' published registers and whole row-major tiles.
 #pragma once
 
+#include "cucpu/devicelib/devicelib.h"
 #include "kernel_abi.h"
 
 #include <array>
@@ -11,7 +12,6 @@
 
 namespace cucpu::devicelib {
 
-int elementBits(uint16_t format);
 bool isFloat(uint16_t format);
 
 // Whole matrices of one product, raw element bits, row-major.

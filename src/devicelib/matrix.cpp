@@ -281,29 +281,48 @@ alignedSums(const Decoded &__restrict a, const Decoded &__restrict b, const Deco
 }
 
 // An f16, bf16, tf32 or f32 element's value, alignment exponent and sign; false for infinities
-// and NaNs.
-inline bool fastDecode(uint16_t fmt, uint64_t bits, double &v, int &e, int &neg) {
-  if (fmt == CUCPU_MF_F16) {
+// and NaNs. FMT is a constant, so each format's decoder is straight-line code.
+template <uint16_t FMT> inline bool fastDecode(uint64_t bits, double &v, int &e, int &neg) {
+  if constexpr (FMT == CUCPU_MF_F16) {
     const int field = int(bits >> 10) & 31, mant = int(bits & 0x3ff);
-    if (field == 31)
-      return false;
     neg = int(bits >> 15) & 1;
-    v = field ? double(mant | 0x400) * pow2(field - 25) : double(mant) * 0x1p-24;
-    e = v == 0 ? kNoExp : (field ? field - 15 : -14);
+    const double mag = double(field ? mant | 0x400 : mant) * pow2(std::max(field, 1) - 25);
+    v = neg ? -mag : mag;
+    e = mag == 0 ? kNoExp : std::max(field, 1) - 15;
+    return field != 31;
   } else {
-    uint32_t u = fmt == CUCPU_MF_BF16 ? uint32_t(bits) << 16 : uint32_t(bits);
-    if (fmt == CUCPU_MF_TF32)
+    uint32_t u = FMT == CUCPU_MF_BF16 ? uint32_t(bits) << 16 : uint32_t(bits);
+    if constexpr (FMT == CUCPU_MF_TF32)
       u &= ~0x1fffu;
     const int field = int(u >> 23) & 0xff;
-    if (field == 0xff)
-      return false;
     neg = int(u >> 31);
-    v = double(std::bit_cast<float>(u & 0x7fffffffu));
-    e = v == 0 ? kNoExp : (field ? field - 127 : -126);
+    v = double(std::bit_cast<float>(u));
+    e = v == 0 ? kNoExp : std::max(field, 1) - 127;
+    return field != 0xff;
   }
-  if (neg)
-    v = -v;
-  return true;
+}
+
+inline bool fastDecode(uint16_t fmt, uint64_t bits, double &v, int &e, int &neg) {
+  switch (fmt) {
+  case CUCPU_MF_F16:
+    return fastDecode<CUCPU_MF_F16>(bits, v, e, neg);
+  case CUCPU_MF_BF16:
+    return fastDecode<CUCPU_MF_BF16>(bits, v, e, neg);
+  case CUCPU_MF_TF32:
+    return fastDecode<CUCPU_MF_TF32>(bits, v, e, neg);
+  default:
+    return fastDecode<CUCPU_MF_F32>(bits, v, e, neg);
+  }
+}
+
+template <uint16_t FMT>
+bool decodeAs(const FragmentMap &m, const uint8_t *pub, uint64_t stride, uint32_t lanes,
+              Decoded &out) {
+  int finite = 1;
+  forEachElement(m, pub, stride, lanes, [&](uint16_t at, uint64_t bits) {
+    finite &= int(fastDecode<FMT>(bits, out.v[at], out.e[at], out.neg[at]));
+  });
+  return finite;
 }
 
 // The lanes' elements of one matrix, decoded; false when one is infinite or NaN.
@@ -312,11 +331,17 @@ bool decodeFragments(const cucpu_mma_desc &d, Which w, uint16_t fmt, int tileEle
   if (lanes < kLanes)
     for (int i = 0; i < tileElements; ++i)
       out.v[i] = 0, out.e[i] = kNoExp, out.neg[i] = 0;
-  bool finite = true;
-  forEachElement(fragmentMap(d, w), pub, stride, lanes, [&](uint16_t at, uint64_t bits) {
-    finite &= fastDecode(fmt, bits, out.v[at], out.e[at], out.neg[at]);
-  });
-  return finite;
+  const FragmentMap &m = fragmentMap(d, w);
+  switch (fmt) {
+  case CUCPU_MF_F16:
+    return decodeAs<CUCPU_MF_F16>(m, pub, stride, lanes, out);
+  case CUCPU_MF_BF16:
+    return decodeAs<CUCPU_MF_BF16>(m, pub, stride, lanes, out);
+  case CUCPU_MF_TF32:
+    return decodeAs<CUCPU_MF_TF32>(m, pub, stride, lanes, out);
+  default:
+    return decodeAs<CUCPU_MF_F32>(m, pub, stride, lanes, out);
+  }
 }
 
 // The common case straight from the lanes' registers to theirs; false when it does not apply

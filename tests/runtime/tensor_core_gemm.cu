@@ -1,11 +1,12 @@
 // Tensor-core GEMM patterns as CUDA programs write them: wmma GEMMs (f16 and bf16 into f32,
-// tf32, int8 into s32, f64) with a loop over K, and a CUTLASS-style bf16 GEMM staging tiles in
-// shared memory with cp.async, loading fragments with ldmatrix and multiplying with mma.sync.
+// tf32, int8 into s32, f64) with a loop over K, and the bench's CUTLASS-style bf16 GEMM staging
+// tiles in shared memory with cp.async, loading fragments with ldmatrix, multiplying with
+// mma.sync (bench/cuda/tensor_gemm.cu).
 // Prints one FNV-1a hash of each result matrix (and a few values); the expected lines are an
 // H200's (tests/runtime/CMakeLists.txt).
-#include <cuda_bf16.h>
+#include "../../bench/cuda/tensor_gemm.cu" // mmaGemm, the bench's CUTLASS-style kernel
+
 #include <cuda_fp16.h>
-#include <mma.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -20,8 +21,6 @@
       return 1;                                                                                    \
     }                                                                                              \
   } while (0)
-
-using namespace nvcuda;
 
 constexpr int M = 128, N = 128, K = 128;
 
@@ -43,7 +42,7 @@ uint64_t fnv(const void *p, size_t n) {
 
 // One warp per 16x16 tile of C (row-major A, column-major B, row-major C), K in steps.
 template <class TIn, class TAcc, int WM, int WN, int WK>
-__global__ void wmmaGemm(const TIn *a, const TIn *b, TAcc *c) {
+__global__ void wmmaTiles(const TIn *a, const TIn *b, TAcc *c) {
   const int warp = int(blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const int tm = warp / (N / WN), tn = warp % (N / WN);
   if (tm >= M / WM)
@@ -82,65 +81,6 @@ __global__ void wmmaGemmTf32(const float *a, const float *b, float *c) {
   wmma::store_matrix_sync(c + tm * 16 * N + tn * 16, acc, N, wmma::mem_row_major);
 }
 
-// bf16 GEMM, 64x64 tiles per block of 4 warps (32x32 each), K in steps of 32 through shared
-// memory: cp.async 16-byte copies, ldmatrix fragments, mma.sync.m16n8k16.
-constexpr int BT = 64, KT = 32, PAD = 8;
-__global__ void mmaGemmBf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c) {
-  __shared__ __align__(16) __nv_bfloat16 as[BT][KT + PAD], bs[BT][KT + PAD];
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int bm = blockIdx.y * BT, bn = blockIdx.x * BT;
-  const int wm = (warp / 2) * 32, wn = (warp % 2) * 32;
-  float acc[2][4][4] = {};
-  for (int k0 = 0; k0 < K; k0 += KT) {
-    for (int chunk = tid; chunk < BT * KT / 8; chunk += blockDim.x) { // 8 bf16 per 16 bytes
-      const int row = chunk / (KT / 8), col = (chunk % (KT / 8)) * 8;
-      const unsigned sa = unsigned(__cvta_generic_to_shared(&as[row][col]));
-      const unsigned sb = unsigned(__cvta_generic_to_shared(&bs[row][col]));
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa),
-                   "l"(a + (bm + row) * K + k0 + col));
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sb),
-                   "l"(b + (bn + row) * K + k0 + col));
-    }
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
-    __syncthreads();
-    for (int kk = 0; kk < KT; kk += 16) {
-      unsigned fa[2][4], fb[4][2];
-      for (int i = 0; i < 2; ++i) {
-        const int m = lane / 8, r = lane % 8;
-        const unsigned p = unsigned(
-            __cvta_generic_to_shared(&as[wm + i * 16 + (m % 2) * 8 + r][kk + (m / 2) * 8]));
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(fa[i][0]), "=r"(fa[i][1]), "=r"(fa[i][2]), "=r"(fa[i][3])
-                     : "r"(p));
-      }
-      for (int j = 0; j < 4; ++j) {
-        const int m = (lane / 8) % 2, r = lane % 8;
-        const unsigned p =
-            unsigned(__cvta_generic_to_shared(&bs[wn + j * 8 + r][kk + m * 8]));
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                     : "=r"(fb[j][0]), "=r"(fb[j][1])
-                     : "r"(p));
-      }
-      for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 4; ++j)
-          asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
-                       "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                       : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]),
-                         "+f"(acc[i][j][3])
-                       : "r"(fa[i][0]), "r"(fa[i][1]), "r"(fa[i][2]), "r"(fa[i][3]),
-                         "r"(fb[j][0]), "r"(fb[j][1]));
-    }
-    __syncthreads();
-  }
-  const int g = lane / 4, t = lane % 4;
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 4; ++j)
-      for (int e = 0; e < 4; ++e) {
-        const int row = bm + wm + i * 16 + g + 8 * (e / 2), col = bn + wn + j * 8 + 2 * t + e % 2;
-        c[row * N + col] = acc[i][j][e];
-      }
-}
-
 template <class T> struct Buffer {
   T *d = nullptr;
   explicit Buffer(size_t n) { cudaMalloc(&d, n * sizeof(T)); }
@@ -158,7 +98,7 @@ int runWmma(const char *name, Conv conv) {
   Buffer<TAcc> dc(M * N);
   CK(cudaMemcpy(da.d, a.data(), a.size() * sizeof(TIn), cudaMemcpyHostToDevice));
   CK(cudaMemcpy(db.d, b.data(), b.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  wmmaGemm<TIn, TAcc, WM, WN, WK><<<(M / WM) * (N / WN) / 4, 128>>>(da.d, db.d, dc.d);
+  wmmaTiles<TIn, TAcc, WM, WN, WK><<<(M / WM) * (N / WN) / 4, 128>>>(da.d, db.d, dc.d);
   CK(cudaGetLastError());
   std::vector<TAcc> c(M * N);
   CK(cudaMemcpy(c.data(), dc.d, c.size() * sizeof(TAcc), cudaMemcpyDeviceToHost));
@@ -202,7 +142,7 @@ int main() {
     Buffer<float> dc(M * N);
     CK(cudaMemcpy(da.d, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(db.d, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
-    mmaGemmBf16<<<dim3(N / BT, M / BT), 128>>>(da.d, db.d, dc.d);
+    mmaGemm<<<dim3(N / BT, M / BT), 128>>>(da.d, db.d, dc.d, N);
     CK(cudaGetLastError());
     std::vector<float> c(M * N);
     CK(cudaMemcpy(c.data(), dc.d, c.size() * 4, cudaMemcpyDeviceToHost));

@@ -16,4 +16,7 @@ struct Symbol {
 // Every function of the device library, by the name generated code calls it.
 const std::vector<Symbol> &symbols();
 
+// Bits of one element of a CUCPU_MF_* format (64, 32, 16, 8, 4 or 1).
+int elementBits(uint16_t format);
+
 } // namespace cucpu::devicelib
