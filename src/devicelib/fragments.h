@@ -52,6 +52,25 @@ void forEachElement(const FragmentMap &m, const uint8_t *pub, uint64_t stride, u
   }
 }
 
+// The same for elements of BITS (16 or 32) bits in 32-bit registers: the loop over a register's
+// elements unrolls.
+template <int BITS, class F>
+void forEachElementOf(const FragmentMap &m, const uint8_t *pub, uint64_t stride, uint32_t lanes,
+                      F &&f) {
+  static_assert(BITS == 16 || BITS == 32);
+  constexpr int kPerReg = 32 / BITS;
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    const uint8_t *p = pub + lane * stride + m.offset;
+    const uint16_t *index = m.index[lane].data();
+    for (int r = 0; r < m.elements / kPerReg; ++r) {
+      uint32_t reg;
+      std::memcpy(&reg, p + 4 * r, 4);
+      for (int e = 0; e < kPerReg; ++e)
+        f(index[r * kPerReg + e], uint64_t(BITS == 32 ? reg : (reg >> (e * BITS)) & 0xffffu));
+    }
+  }
+}
+
 // The lanes' registers (published one after another: A, B, C) into the tiles; lanes beyond
 // `lanes` read as zero.
 void gather(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t stride, uint32_t lanes, Tiles &t);

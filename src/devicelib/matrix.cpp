@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <immintrin.h>
 
 namespace cucpu::devicelib {
 namespace {
@@ -319,7 +320,8 @@ template <uint16_t FMT>
 bool decodeAs(const FragmentMap &m, const uint8_t *pub, uint64_t stride, uint32_t lanes,
               Decoded &out) {
   int finite = 1;
-  forEachElement(m, pub, stride, lanes, [&](uint16_t at, uint64_t bits) {
+  constexpr int kBits = FMT == CUCPU_MF_F16 || FMT == CUCPU_MF_BF16 ? 16 : 32;
+  forEachElementOf<kBits>(m, pub, stride, lanes, [&](uint16_t at, uint64_t bits) {
     finite &= int(fastDecode<FMT>(bits, out.v[at], out.e[at], out.neg[at]));
   });
   return finite;
@@ -344,6 +346,59 @@ bool decodeFragments(const cucpu_mma_desc &d, Which w, uint16_t fmt, int tileEle
   }
 }
 
+__attribute__((target("avx512f"))) inline __m256i load8i(const int *p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+}
+
+// alignedSums with AVX-512: N / 8 vectors of 8 lanes per row.
+template <int N>
+__attribute__((target("avx512f"))) void
+alignedSumsAvx512(const Decoded &__restrict a, const Decoded &__restrict b,
+                  const Decoded &__restrict acc, int m, int kTotal, int k0, int count,
+                  double *__restrict sum, double *__restrict scale, int *__restrict allNeg) {
+  constexpr int kTrunc = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC, kVecs = N / 8;
+  for (int i = 0; i < m; ++i) {
+    __m256i top[kVecs], neg[kVecs];
+    for (int v = 0; v < kVecs; ++v) {
+      top[v] = load8i(acc.e + i * N + 8 * v);
+      neg[v] = load8i(acc.neg + i * N + 8 * v);
+    }
+    for (int k = k0; k < k0 + count; ++k) {
+      const __m256i ea = _mm256_set1_epi32(a.e[i * kTotal + k]);
+      const __m256i na = _mm256_set1_epi32(a.neg[i * kTotal + k]);
+      for (int v = 0; v < kVecs; ++v) {
+        top[v] = _mm256_max_epi32(top[v], _mm256_add_epi32(load8i(b.e + k * N + 8 * v), ea));
+        neg[v] = _mm256_and_si256(neg[v], _mm256_xor_si256(load8i(b.neg + k * N + 8 * v), na));
+      }
+    }
+    __m512d sc[kVecs], s[kVecs];
+    for (int v = 0; v < kVecs; ++v) {
+      // 2^(25 - top), the exponent clamped to [-1000, 1000]
+      __m256i shift = _mm256_sub_epi32(_mm256_set1_epi32(kAlignedBits - 1), top[v]);
+      shift = _mm256_min_epi32(_mm256_max_epi32(shift, _mm256_set1_epi32(-1000)),
+                               _mm256_set1_epi32(1000));
+      const __m512i biased =
+          _mm512_maskz_cvtepi32_epi64(0xff, _mm256_add_epi32(shift, _mm256_set1_epi32(1023)));
+      sc[v] = _mm512_castsi512_pd(_mm512_maskz_slli_epi64(0xff, biased, 52));
+      s[v] = _mm512_maskz_roundscale_pd(
+          0xff, _mm512_mul_pd(_mm512_loadu_pd(acc.v + i * N + 8 * v), sc[v]), kTrunc);
+    }
+    for (int k = k0; k < k0 + count; ++k) {
+      const __m512d va = _mm512_set1_pd(a.v[i * kTotal + k]);
+      for (int v = 0; v < kVecs; ++v) {
+        const __m512d p = _mm512_mul_pd(va, _mm512_loadu_pd(b.v + k * N + 8 * v));
+        s[v] =
+            _mm512_add_pd(s[v], _mm512_maskz_roundscale_pd(0xff, _mm512_mul_pd(p, sc[v]), kTrunc));
+      }
+    }
+    for (int v = 0; v < kVecs; ++v) {
+      _mm512_storeu_pd(sum + i * N + 8 * v, s[v]);
+      _mm512_storeu_pd(scale + i * N + 8 * v, sc[v]);
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(allNeg + i * N + 8 * v), neg[v]);
+    }
+  }
+}
+
 // The common case straight from the lanes' registers to theirs; false when it does not apply
 // (other types, or infinities and NaNs among the inputs or an intermediate result).
 bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride, uint8_t *res,
@@ -364,12 +419,16 @@ bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride
   uint32_t out[kMaxTile];
   for (int k0 = 0; k0 < d.k; k0 += step) {
     const int count = std::min(step, d.k - k0);
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
     if (d.n == 8)
-      alignedSums<8>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+      (avx512 ? alignedSumsAvx512<8> : alignedSums<8>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
+                                                       allNeg);
     else if (d.n == 16)
-      alignedSums<16>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+      (avx512 ? alignedSumsAvx512<16> : alignedSums<16>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
+                                                         allNeg);
     else
-      alignedSums<32>(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
+      (avx512 ? alignedSumsAvx512<32> : alignedSums<32>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
+                                                         allNeg);
     const bool last = k0 + step >= d.k;
     for (int e = 0; e < elems; ++e) {
       out[e] = sum[e] == 0 ? (allNeg[e] ? 0x80000000u : 0) : toF32TowardZero(sum[e] / scale[e]);
