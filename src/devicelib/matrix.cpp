@@ -202,13 +202,14 @@ Num asF16(Num x) {
   return x;
 }
 
-// 8-bit floats on sm_90 (what ptxas makes of them): the elements become f16, two k16 products
-// from zero (the first over the k with k % 4 < 2, the second over the rest, accumulating), and C
-// added last in f32 with rounding to nearest.
+// 8-bit floats on sm_90 (what ptxas makes of them): the elements become f16, two products of
+// half the k each (HMMA k8 or k16: the first over the k with k % 4 < 2, from zero, the second
+// over the rest, accumulating in f32 or f16), and C added last (FADD, or HADD2 for f16) with
+// rounding to nearest.
 uint64_t fp8Product(const cucpu_mma_desc &d, const Tiles &t, int i, int j, double c) {
+  const bool f16 = d.d == CUCPU_MF_F16;
   Term products[16];
   Term acc{0, 0, false};
-  uint64_t out = 0;
   for (int half = 0; half < 2; ++half) {
     int count = 0;
     for (int k = 0; k < d.k; ++k) {
@@ -218,9 +219,13 @@ uint64_t fp8Product(const cucpu_mma_desc &d, const Tiles &t, int i, int j, doubl
       const Num y = asF16(decodeFloat(d.b, t.b[k * d.n + j]));
       products[count++] = {x.v * y.v, x.exp + y.exp, x.neg != y.neg};
     }
-    out = floatStep(products, count, acc, false);
-    const Num next = decodeFloat(CUCPU_MF_F32, out);
+    const Num next = decodeFloat(f16 ? CUCPU_MF_F16 : CUCPU_MF_F32,
+                                 floatStep(products, count, acc, f16));
     acc = {next.v, next.exp, next.neg};
+  }
+  if (f16) { // HADD2: the f16 sum rounded to nearest even
+    const double sum = acc.v + c;
+    return std::isnan(sum) ? 0x7fff : toF16Nearest(sum);
   }
   const float sum = float(acc.v) + float(c);
   return std::isnan(sum) ? 0x7fffffff : std::bit_cast<uint32_t>(sum);

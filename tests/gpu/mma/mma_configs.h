@@ -29,7 +29,10 @@
   X(wmma_s8_s32_m16n16k16, 16, 16, 16, kS8, kS8, kS32)                                            \
   X(wmma_f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64)                                                   \
   X(wmma_f16_f32_m32n8k16, 32, 8, 16, kF16, kF16, kF32)                                           \
-  X(wmma_f16_f32_m8n32k16, 8, 32, 16, kF16, kF16, kF32)
+  X(wmma_f16_f32_m8n32k16, 8, 32, 16, kF16, kF16, kF32)                                           \
+  X(e4m3_f32_m16n8k16, 16, 8, 16, kE4M3, kE4M3, kF32)                                             \
+  X(e4m3_f16_m16n8k32, 16, 8, 32, kE4M3, kE4M3, kF16)                                             \
+  X(e5m2_f16_m16n8k16, 16, 8, 16, kE5M2, kE5M2, kF16)
 
 #define MMA_CONFIG_ENTRY(name, m, n, k, a, b, c) {#name, m, n, k, a, b, c},
 static const MmaConfig kMmaConfigs[] = {MMA_CONFIGS(MMA_CONFIG_ENTRY)};

@@ -104,6 +104,27 @@ OP(e5m2e4m3_f32_m16n8k32) {
         "{%8,%9}, {%10,%11,%12,%13};",
         RA(0), RA(1), RA(2), RA(3), RB(0), RB(1), FC(0), FC(1), FC(2), FC(3))
 }
+OP(e4m3_f32_m16n8k16) {
+  F32_4("mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+        "{%7,%8,%9,%10};",
+        RA(0), RA(1), RB(0), FC(0), FC(1), FC(2), FC(3))
+}
+OP(e4m3_f16_m16n8k32) {
+  u32 d0, d1;
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0,%1}, {%2,%3,%4,%5}, "
+               "{%6,%7}, {%8,%9};"
+               : "=r"(d0), "=r"(d1)
+               : RA(0), RA(1), RA(2), RA(3), RB(0), RB(1), RC(0), RC(1));
+  f.d[0] = d0, f.d[1] = d1;
+}
+OP(e5m2_f16_m16n8k16) {
+  u32 d0, d1;
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16 {%0,%1}, {%2,%3}, {%4}, "
+               "{%5,%6};"
+               : "=r"(d0), "=r"(d1)
+               : RA(0), RA(1), RB(0), RC(0), RC(1));
+  f.d[0] = d0, f.d[1] = d1;
+}
 OP(f64_m8n8k4) {
   double d0, d1;
   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};"
@@ -246,3 +267,6 @@ WMMA_KERNEL(wmma_s8_s32_m16n16k16, 16, 16, 16, kS8, kS8, kS32, signed char, int)
 WMMA_KERNEL(wmma_f64_m8n8k4, 8, 8, 4, kF64, kF64, kF64, double, double)
 WMMA_KERNEL(wmma_f16_f32_m32n8k16, 32, 8, 16, kF16, kF16, kF32, half, float)
 WMMA_KERNEL(wmma_f16_f32_m8n32k16, 8, 32, 16, kF16, kF16, kF32, half, float)
+MMA_KERNEL(e4m3_f32_m16n8k16, 16, 8, 16, kE4M3, kE4M3, kF32)
+MMA_KERNEL(e4m3_f16_m16n8k32, 16, 8, 32, kE4M3, kE4M3, kF16)
+MMA_KERNEL(e5m2_f16_m16n8k16, 16, 8, 16, kE5M2, kE5M2, kF16)
