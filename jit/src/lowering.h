@@ -51,6 +51,13 @@ std::string loweringSwitchesText();
 
 // "ld.global.v4.f32": an instruction as written, for messages.
 std::string spellingOf(const ptx::Instruction &in);
+// Bit i of a bit set kept in 64-bit words (register sets of the liveness analyses).
+inline void setBit(std::vector<uint64_t> &v, int i) { v[i / 64] |= uint64_t(1) << (i % 64); }
+inline bool getBit(const std::vector<uint64_t> &v, int i) { return (v[i / 64] >> (i % 64)) & 1; }
+// An instruction that ends its block: bra, ret, exit.
+inline bool isTerminatorOp(ptx::Op op) {
+  return op == ptx::Op::bra || op == ptx::Op::ret || op == ptx::Op::exit;
+}
 // Bytes a lane publishes at a matrix sync point and gets back (lower_matrix.cpp).
 std::pair<unsigned, unsigned> matrixSyncSlotBytes(const ptx::Instruction &in);
 
