@@ -75,6 +75,8 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
     return w;
   };
   auto count = [&](size_t i) {
+    if (o.size() > i && o[i].kind == ptx::Operand::Kind::Imm && o[i].imm <= 0)
+      throwInvalid(o[i].loc, "the count of '" + spellingOf(in) + "' must be positive"); // ptxas
     return o.size() > i ? b.CreateZExt(read(o[i], T::U32, in), i64) : b.getInt64(1);
   };
 

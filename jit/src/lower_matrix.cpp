@@ -110,9 +110,15 @@ cucpu_mma_desc describeProduct(const ptx::Instruction &in) {
     const int perReg = bits >= 32 ? 1 : 32 / bits;
     return (elements / kLanes + perReg - 1) / perReg;
   };
-  if (d.a_regs < regsFor(s.m * s.k, d.a) || d.b_regs < regsFor(s.k * s.n, d.b) ||
-      d.c_regs < regsFor(s.m * s.n, d.c) || d.d_regs < regsFor(s.m * s.n, d.d))
-    throwInvalid(in.loc, "matrix fragments with too few registers for the shape and types");
+  // mma.sync's fragments hold each element once (ptxas wants exactly as many registers);
+  // wmma's f16 A and B fragments repeat theirs, so only a lower bound applies.
+  const int counts[4] = {d.a_regs, d.b_regs, d.c_regs, d.d_regs};
+  const int needed[4] = {regsFor(s.m * s.k, d.a), regsFor(s.k * s.n, d.b), regsFor(s.m * s.n, d.c),
+                         regsFor(s.m * s.n, d.d)};
+  for (int i = 0; i < 4; ++i)
+    if (counts[i] < needed[i] || (!wmma && counts[i] != needed[i]))
+      throwInvalid(in.loc, "vector of " + std::to_string(needed[i]) + " registers expected for " +
+                               "ABCD"[i] + " of '" + spellingOf(in) + "'");
   return d;
 }
 
@@ -126,12 +132,22 @@ unsigned matrixCount(const ptx::Instruction &in) {
 
 } // namespace
 
+// ldmatrix/stmatrix: a register per matrix (.x1, .x2, .x4), as ptxas requires.
+void checkMatrixCount(const ptx::Instruction &in) {
+  const size_t vec = in.op == Op::ldmatrix ? 0 : 1;
+  if (vectorSize(in, vec) != matrixCount(in))
+    throwInvalid(in.loc, "vector of " + std::to_string(matrixCount(in)) +
+                             " registers expected for '" + spellingOf(in) + "'");
+}
+
 std::pair<unsigned, unsigned> matrixSyncSlotBytes(const ptx::Instruction &in) {
   if (isProduct(in)) {
     const cucpu_mma_desc d = describeProduct(in);
     return {d.a_regs * d.reg_bytes[0] + d.b_regs * d.reg_bytes[1] + d.c_regs * d.reg_bytes[2],
             d.d_regs * d.reg_bytes[3]};
   }
+  if (in.op == Op::ldmatrix || in.op == Op::stmatrix)
+    checkMatrixCount(in);
   if (in.op == Op::ldmatrix)
     return {8, 4 * matrixCount(in)};
   if (in.op == Op::stmatrix)
