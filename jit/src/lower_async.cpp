@@ -18,14 +18,12 @@ namespace {
 
 constexpr unsigned kCountBits = 21, kExpectedShift = 21, kTxShift = 42, kPhaseShift = 63;
 
-} // namespace
-
 // The word's fields and the word put back together.
-struct KernelLowering::Barrier {
+struct Barrier {
   Value *pending, *expected, *tx, *phase; // i64 each; tx sign-extended
 };
 
-KernelLowering::Barrier KernelLowering::splitBarrier(Value *w) {
+Barrier splitBarrier(llvm::IRBuilder<> &b, Value *w) {
   auto field = [&](unsigned shift) {
     return b.CreateAnd(b.CreateLShr(w, shift), b.getInt64((uint64_t(1) << kCountBits) - 1));
   };
@@ -33,7 +31,7 @@ KernelLowering::Barrier KernelLowering::splitBarrier(Value *w) {
   return {field(0), field(kExpectedShift), tx, b.CreateLShr(w, kPhaseShift)};
 }
 
-Value *KernelLowering::joinBarrier(const Barrier &f) {
+Value *joinBarrier(llvm::IRBuilder<> &b, const Barrier &f) {
   const uint64_t mask = (uint64_t(1) << kCountBits) - 1;
   Value *w = b.CreateAnd(f.pending, b.getInt64(mask));
   w = b.CreateOr(w, b.CreateShl(b.CreateAnd(f.expected, b.getInt64(mask)), kExpectedShift));
@@ -43,13 +41,15 @@ Value *KernelLowering::joinBarrier(const Barrier &f) {
 
 // A phase whose arrivals and transactions are all done completes: the parity flips and the
 // expected arrivals are pending again.
-KernelLowering::Barrier KernelLowering::completePhase(Barrier f) {
+Barrier completePhase(llvm::IRBuilder<> &b, Barrier f) {
   Value *done =
       b.CreateAnd(b.CreateICmpEQ(f.pending, b.getInt64(0)), b.CreateICmpEQ(f.tx, b.getInt64(0)));
   f.phase = b.CreateSelect(done, b.CreateXor(f.phase, b.getInt64(1)), f.phase);
   f.pending = b.CreateSelect(done, f.expected, f.pending);
   return f;
 }
+
+} // namespace
 
 bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
   auto *i64 = b.getInt64Ty();
@@ -71,7 +71,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
   auto update = [&](const ptx::Operand &addr, const std::function<Barrier(Barrier)> &change) {
     Value *p = sharedOrGeneric(addr);
     Value *w = untagged(b.CreateLoad(i64, p));
-    untagged(b.CreateStore(joinBarrier(change(splitBarrier(w))), p));
+    untagged(b.CreateStore(joinBarrier(b, change(splitBarrier(b, w))), p));
     return w;
   };
   auto count = [&](size_t i) {
@@ -96,7 +96,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
         f.pending = b.CreateSub(f.pending, n);
         if (drop)
           f.expected = b.CreateSub(f.expected, n);
-        return in.has(Mod::noComplete) ? f : completePhase(f);
+        return in.has(Mod::noComplete) ? f : completePhase(b, f);
       });
       write(o[0], state, T::B64, in);
     } else if (in.has(Mod::expect_tx) || in.has(Mod::complete_tx)) {
@@ -104,7 +104,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
       Value *n = count(1);
       update(o[0], [&](Barrier f) {
         f.tx = complete ? b.CreateSub(f.tx, n) : b.CreateAdd(f.tx, n);
-        return complete ? completePhase(f) : f;
+        return complete ? completePhase(b, f) : f;
       });
     } else if (in.has(Mod::test_wait) || in.has(Mod::try_wait)) {
       Value *w = untagged(b.CreateLoad(i64, sharedOrGeneric(o[1])));
@@ -131,7 +131,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
     if (in.has(Mod::noinc)) // without .noinc the pending count goes up first: no change
       update(o[0], [&](Barrier f) {
         f.pending = b.CreateSub(f.pending, b.getInt64(1));
-        return completePhase(f);
+        return completePhase(b, f);
       });
     return true;
   }
@@ -143,7 +143,7 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
     if (in.has(Mod::mbarrier_complete_tx_bytes))
       update(o.at(3), [&](Barrier f) {
         f.tx = b.CreateSub(f.tx, size);
-        return completePhase(f);
+        return completePhase(b, f);
       });
     return true;
   }

@@ -130,8 +130,6 @@ unsigned matrixCount(const ptx::Instruction &in) {
   return in.has(Mod::x4) ? 4 : in.has(Mod::x2) ? 2 : 1;
 }
 
-} // namespace
-
 // ldmatrix/stmatrix: a register per matrix (.x1, .x2, .x4), as ptxas requires.
 void checkMatrixCount(const ptx::Instruction &in) {
   const size_t vec = in.op == Op::ldmatrix ? 0 : 1;
@@ -139,6 +137,8 @@ void checkMatrixCount(const ptx::Instruction &in) {
     throwInvalid(in.loc, "vector of " + std::to_string(matrixCount(in)) +
                              " registers expected for '" + spellingOf(in) + "'");
 }
+
+} // namespace
 
 std::pair<unsigned, unsigned> matrixSyncSlotBytes(const ptx::Instruction &in) {
   if (isProduct(in)) {

@@ -339,11 +339,6 @@ private:
       const ptx::Instruction &in,
       const std::function<llvm::Value *(llvm::Value *, unsigned, llvm::Type *)> &pub);
   void emitMatrixCollective(const ptx::Instruction &in);
-  // lower_async.cpp: an mbarrier word's fields, put back together, a completed phase.
-  struct Barrier;
-  Barrier splitBarrier(llvm::Value *word);
-  llvm::Value *joinBarrier(const Barrier &fields);
-  Barrier completePhase(Barrier fields);
   void exitThread();
   void goTo(int block);
   void arrive(int syncBlock);

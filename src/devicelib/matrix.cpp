@@ -219,8 +219,8 @@ uint64_t fp8Product(const cucpu_mma_desc &d, const Tiles &t, int i, int j, doubl
       const Num y = asF16(decodeFloat(d.b, t.b[k * d.n + j]));
       products[count++] = {x.v * y.v, x.exp + y.exp, x.neg != y.neg};
     }
-    const Num next = decodeFloat(f16 ? CUCPU_MF_F16 : CUCPU_MF_F32,
-                                 floatStep(products, count, acc, f16));
+    const Num next =
+        decodeFloat(f16 ? CUCPU_MF_F16 : CUCPU_MF_F32, floatStep(products, count, acc, f16));
     acc = {next.v, next.exp, next.neg};
   }
   if (f16) { // HADD2: the f16 sum rounded to nearest even
@@ -250,8 +250,9 @@ inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 5
 // One step of k in [k0, k0 + count) for every element: acc (value, exponent, sign) in, the exact
 // sum of the aligned terms out, with the power of two it is scaled by and whether every term
 // was negative. N, the tile's width, is a constant so that the loops over a row vectorise.
+// Machines with AVX-512 take alignedSumsAvx512 instead.
 template <int N>
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void
 alignedSums(const Decoded &__restrict a, const Decoded &__restrict b, const Decoded &__restrict acc,
             int m, int kTotal, int k0, int count, double *__restrict sum, double *__restrict scale,
             int *__restrict allNeg) {
@@ -305,19 +306,6 @@ template <uint16_t FMT> inline bool fastDecode(uint64_t bits, double &v, int &e,
     v = double(std::bit_cast<float>(u));
     e = v == 0 ? kNoExp : std::max(field, 1) - 127;
     return field != 0xff;
-  }
-}
-
-inline bool fastDecode(uint16_t fmt, uint64_t bits, double &v, int &e, int &neg) {
-  switch (fmt) {
-  case CUCPU_MF_F16:
-    return fastDecode<CUCPU_MF_F16>(bits, v, e, neg);
-  case CUCPU_MF_BF16:
-    return fastDecode<CUCPU_MF_BF16>(bits, v, e, neg);
-  case CUCPU_MF_TF32:
-    return fastDecode<CUCPU_MF_TF32>(bits, v, e, neg);
-  default:
-    return fastDecode<CUCPU_MF_F32>(bits, v, e, neg);
   }
 }
 
@@ -422,9 +410,9 @@ bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride
   double sum[kMaxTile], scale[kMaxTile];
   int allNeg[kMaxTile];
   uint32_t out[kMaxTile];
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   for (int k0 = 0; k0 < d.k; k0 += step) {
     const int count = std::min(step, d.k - k0);
-    static const bool avx512 = __builtin_cpu_supports("avx512f");
     if (d.n == 8)
       (avx512 ? alignedSumsAvx512<8> : alignedSums<8>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
                                                        allNeg);
@@ -437,7 +425,7 @@ bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride
     const bool last = k0 + step >= d.k;
     for (int e = 0; e < elems; ++e) {
       out[e] = sum[e] == 0 ? (allNeg[e] ? 0x80000000u : 0) : toF32TowardZero(sum[e] / scale[e]);
-      if (!last && !fastDecode(CUCPU_MF_F32, out[e], acc.v[e], acc.e[e], acc.neg[e]))
+      if (!last && !fastDecode<CUCPU_MF_F32>(out[e], acc.v[e], acc.e[e], acc.neg[e]))
         return false; // an infinity midway: the general path's rules
     }
   }
