@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 namespace cucpu::api::exports {
 namespace {
@@ -113,7 +114,7 @@ void *size(size_t slots) { return reinterpret_cast<void *>(slots * sizeof(void *
 // that run on a CPU. Each has the size an H100 with driver 580 reports and a function in every
 // slot NVIDIA fills (tests/gpu/record_python_stack.cpp); a call says which slot and fails.
 constexpr const char *kSlotTables[] = {"6bd5fb6c (cudart)", "21318c60 (tools context)",
-                                       "6e163fbe (tools module)"};
+                                       "6e163fbe (tools module)", "42d85a81 (current context)"};
 template <int Table, int Slot> CUresult toolsSlot() {
   log::debug(log::Component::Api, "cuGetExportTable: slot {} of table {} is not implemented", Slot,
              kSlotTables[Table]);
@@ -126,14 +127,79 @@ std::array<void *, Slots> toolsInterface(std::integer_sequence<int, I...>, size_
   t[emptySlot] = nullptr;
   return t;
 }
-auto toolsContextTable = toolsInterface<1, 93>(std::make_integer_sequence<int, 93>{}, 91);
-auto toolsModuleTable = toolsInterface<2, 99>(std::make_integer_sequence<int, 99>{}, 93);
+// Tools module table, slot 7 (what cuFFT calls for each module it loads, one kernel per module,
+// before its first launch; on an H200 it returns 1 and hands the kernel to the callback): calls
+// `each(user, function)` for every function of the module and returns how many there were, or
+// -1 for a module that is not the context's.
+int forEachFunction(CUcontext ctx, CUmodule mod, void (*each)(void *, CUfunction), void *user) {
+  driver::Context *c;
+  unsigned count = 0;
+  if (!each || resolveContext(ctx, &c) != CUDA_SUCCESS ||
+      impl::cuModuleGetFunctionCount(&count, mod) != CUDA_SUCCESS)
+    return -1;
+  std::vector<CUfunction> functions(count);
+  if (count && impl::cuModuleEnumerateFunctions(functions.data(), count, mod) != CUDA_SUCCESS)
+    return -1;
+  for (CUfunction f : functions)
+    each(user, f);
+  return static_cast<int>(count);
+}
+
+std::array<void *, 99> toolsModuleSlots() {
+  auto t = toolsInterface<2, 99>(std::make_integer_sequence<int, 99>{}, 93);
+  t[7] = fn(forEachFunction);
+  return t;
+}
+auto toolsModuleTable = toolsModuleSlots();
+
+// The slots cuBLASLt calls (tests/gpu/trace_export_tables.cpp on an H200, driver 580): it takes
+// the current context (42d85a81 slot 2), its id (21318c60 slot 4), and for its heuristics cache a
+// per-context handle (slot 51: context, kind, out, flag) and that handle's key (slot 39); the
+// H200 answers a heap object and a small number. A context's own id serves as both here: the
+// cache needs one stable key per context, which the id is.
+CUresult currentContext(CUcontext *out) { return impl::cuCtxGetCurrent(out); }
+CUresult contextIdOf(CUcontext ctx, unsigned long long *out) { return impl::cuCtxGetId(ctx, out); }
+CUresult contextHandle(CUcontext ctx, unsigned long long, void **out, int) {
+  unsigned long long id;
+  if (!out)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
+    return r;
+  *out = reinterpret_cast<void *>(static_cast<uintptr_t>(id));
+  return CUDA_SUCCESS;
+}
+CUresult handleKey(CUcontext ctx, void *handle, unsigned long long *out) {
+  unsigned long long id;
+  if (!out)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
+    return r;
+  if (reinterpret_cast<uintptr_t>(handle) != id)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *out = id;
+  return CUDA_SUCCESS;
+}
+
+std::array<void *, 93> toolsContextSlots() {
+  auto t = toolsInterface<1, 93>(std::make_integer_sequence<int, 93>{}, 91);
+  t[4] = fn(contextIdOf);
+  t[39] = fn(handleKey);
+  t[51] = fn(contextHandle);
+  return t;
+}
+auto toolsContextTable = toolsContextSlots();
 
 void *logTable[4] = {size(4), fn(runtimeLog), fn(unsupported), fn(unsupported)};
 void *toolsTable[8] = {size(8),         fn(unsupported), fn(toolsBuffer), fn(unsupported),
                        fn(unsupported), fn(unsupported), fn(toolsBuffer), fn(unsupported)};
-void *opaqueTable[8] = {size(8),         fn(unsupported), fn(unsupported), fn(unsupported),
-                        fn(unsupported), fn(unsupported), fn(unsupported), fn(unsupported)};
+void *currentContextTable[8] = {size(8),
+                                fn(toolsSlot<3, 1>),
+                                fn(currentContext),
+                                fn(toolsSlot<3, 3>),
+                                fn(toolsSlot<3, 4>),
+                                fn(toolsSlot<3, 5>),
+                                fn(toolsSlot<3, 6>),
+                                fn(toolsSlot<3, 7>)};
 void *clsTable[4] = {fn(clsPut), fn(clsDelete), fn(clsGet), fn(unsupported)}; // slot 0: put
 void *setupTable[8] = {size(8),         fn(unsupported), fn(contextSetup), fn(runtimeInit),
                        fn(unsupported), fn(unsupported), fn(unsupported),  fn(unsupported)};
@@ -154,7 +220,7 @@ const Known kTables[] = {
      toolsTable},
     {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec,
       0xdc},
-     opaqueTable},
+     currentContextTable},
     {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95,
       0x93},
      clsTable},

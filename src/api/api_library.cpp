@@ -1,5 +1,6 @@
 // Entry points: the library API (cuLibrary*, cuKernel*), how cudart 13 registers kernels.
 #include "entry.h"
+#include "cucpu/support/log.h"
 #include "entry_points.h"
 
 #include "cucpu/driver/library.h"
@@ -29,17 +30,26 @@ CUresult kernelOf(CUkernel h, driver::Kernel **out) {
 }
 
 // JIT options change nothing on a CPU; library options (binary preserved, context-independent
-// loading) are accepted. Both arrays are checked for consistency.
+// loading) are accepted. An option count needs its array of options, and JIT options their
+// values; library options may come without values: cuBLASLt loads each kernel library with
+// CU_LIBRARY_BINARY_IS_PRESERVED and no value array, which NVIDIA's driver accepts.
 CUresult checkOptions(unsigned numJit, CUjit_option *jit, void **jitValues, unsigned numLib,
-                      CUlibraryOption *lib, void **libValues) {
-  if ((numJit && (!jit || !jitValues)) || (numLib && (!lib || !libValues)))
+                      CUlibraryOption *lib, void **) {
+  if ((numJit && (!jit || !jitValues)) || (numLib && !lib)) {
+    log::debug(log::Component::Api, "library load: {} JIT and {} library options without arrays",
+               numJit, numLib);
     return CUDA_ERROR_INVALID_VALUE;
+  }
   for (unsigned i = 0; i < numJit; ++i)
-    if (static_cast<int>(jit[i]) < 0 || jit[i] >= CU_JIT_NUM_OPTIONS)
+    if (static_cast<int>(jit[i]) < 0 || jit[i] >= CU_JIT_NUM_OPTIONS) {
+      log::debug(log::Component::Api, "library load: unknown JIT option {}", int(jit[i]));
       return CUDA_ERROR_INVALID_VALUE;
+    }
   for (unsigned i = 0; i < numLib; ++i)
-    if (static_cast<int>(lib[i]) < 0 || lib[i] >= CU_LIBRARY_NUM_OPTIONS)
+    if (static_cast<int>(lib[i]) < 0 || lib[i] >= CU_LIBRARY_NUM_OPTIONS) {
+      log::debug(log::Component::Api, "library load: unknown library option {}", int(lib[i]));
       return CUDA_ERROR_INVALID_VALUE;
+    }
   return CUDA_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -137,8 +138,8 @@ TEST_F(ExportTable, IntegrityCheckFixedVersions) {
 
 // The tools interface's context and module tables that cudart 13.4+ (cuda-bindings) and cuFFT
 // ask for before anything else: without them every runtime call failed. Sizes and empty slots as
-// an H100 with driver 580 reports them (tests/gpu/record_python_stack.cpp); cucpu implements no
-// slot yet, and a call says so instead of pretending.
+// an H100 with driver 580 reports them (tests/gpu/record_python_stack.cpp); a slot cucpu does
+// not implement says so instead of pretending.
 TEST_F(ExportTable, ToolsContextAndModuleTablesHaveTheDriversShape) {
   struct Shape {
     std::initializer_list<unsigned char> uuid;
@@ -163,4 +164,67 @@ TEST_F(ExportTable, ToolsContextAndModuleTablesHaveTheDriversShape) {
     EXPECT_EQ(reinterpret_cast<CUresult (*)()>(const_cast<void *>(t[1]))(),
               CUDA_ERROR_NOT_SUPPORTED);
   }
+}
+
+// The slots NVIDIA's libraries call, as an H200 answers them (tests/gpu/answers/library_tables.txt,
+// traced with tests/gpu/trace_export_tables.cpp): cuBLASLt's current context, context id and
+// heuristics-cache key, and cuFFT's enumeration of a module's kernels.
+const std::initializer_list<unsigned char> kCurrentContext = {
+    0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc};
+const std::initializer_list<unsigned char> kToolsContext = {
+    0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2};
+const std::initializer_list<unsigned char> kToolsModule = {
+    0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e};
+
+TEST_F(ExportTable, CublasLtTakesTheCurrentContextAndItsId) {
+  auto current = reinterpret_cast<CUresult (*)(CUcontext *)>(table(kCurrentContext)[2]);
+  CUcontext got = nullptr;
+  ASSERT_EQ(current(&got), CUDA_SUCCESS);
+  EXPECT_EQ(got, ctx);
+
+  const void **tools = table(kToolsContext);
+  auto idOf = reinterpret_cast<CUresult (*)(CUcontext, unsigned long long *)>(tools[4]);
+  unsigned long long id = 0, want = 0;
+  ASSERT_EQ(idOf(ctx, &id), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxGetId(ctx, &want), CUDA_SUCCESS);
+  EXPECT_EQ(id, want);
+
+  // Slot 51 gives a per-context handle, slot 39 its key: equal for one context, different for two.
+  auto handleOf = reinterpret_cast<CUresult (*)(CUcontext, unsigned long long, void **, int)>(
+      tools[51]);
+  auto keyOf = reinterpret_cast<CUresult (*)(CUcontext, void *, unsigned long long *)>(tools[39]);
+  auto key = [&](CUcontext c) {
+    void *handle = nullptr;
+    unsigned long long k = 0;
+    EXPECT_EQ(handleOf(c, 0, &handle, 0), CUDA_SUCCESS);
+    EXPECT_NE(handle, nullptr);
+    EXPECT_EQ(keyOf(c, handle, &k), CUDA_SUCCESS);
+    return k;
+  };
+  CUcontext other;
+  ASSERT_EQ(cuCtxCreate(&other, nullptr, 0, 0), CUDA_SUCCESS);
+  EXPECT_EQ(key(ctx), key(ctx));
+  EXPECT_NE(key(ctx), key(other));
+  EXPECT_EQ(cuCtxDestroy(other), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+}
+
+static void keepFunction(void *user, CUfunction f) {
+  static_cast<std::vector<CUfunction> *>(user)->push_back(f);
+}
+
+TEST_F(ExportTable, CufftEnumeratesTheKernelsOfAModule) {
+  const char *ptx = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                    ".visible .entry only() { ret; }\n";
+  CUmodule mod;
+  ASSERT_EQ(cuModuleLoadData(&mod, ptx), CUDA_SUCCESS);
+  auto each = reinterpret_cast<int (*)(CUcontext, CUmodule, void (*)(void *, CUfunction), void *)>(
+      table(kToolsModule)[7]);
+  std::vector<CUfunction> seen;
+  EXPECT_EQ(each(ctx, mod, keepFunction, &seen), 1); // the H200's answer for a one-kernel module
+  CUfunction f;
+  ASSERT_EQ(cuModuleGetFunction(&f, mod, "only"), CUDA_SUCCESS);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], f);
+  EXPECT_EQ(cuModuleUnload(mod), CUDA_SUCCESS);
 }

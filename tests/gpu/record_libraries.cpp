@@ -1,0 +1,507 @@
+// Calls NVIDIA's libraries (cuBLAS, cuBLASLt, cuFFT, cuSPARSE, cuSOLVER, cuRAND) the way a
+// program would, on small problems with exact host references, and prints for each call its
+// status, its largest error against the reference, and a hash of the result's bits; with a
+// folder argument it also writes each result there (name.bin) for comparisons within tolerance.
+// Run on a GPU it records NVIDIA's answers; run on cucpu it is the same program.
+//
+//   g++ -std=c++17 -O1 -I/usr/local/cuda/include record_libraries.cpp -o record_libraries
+//       -L/usr/local/cuda/lib64 -lcudart -lcublas -lcublasLt -lcufft -lcusparse -lcusolver -lcurand
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <curand.h>
+#include <cusolverDn.h>
+#include <cusparse.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *outDir = nullptr;
+
+// Inputs: small integers and halves, so products and short sums are exact in every type.
+template <typename T> std::vector<T> inputs(size_t n, unsigned seed) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = T(float(int((i * 2654435761u + seed * 40503u) >> 7) % 9 - 4) * 0.5f);
+  return v;
+}
+
+template <typename T> struct Dev {
+  T *p = nullptr;
+  size_t n = 0;
+  explicit Dev(size_t count) : n(count) { cudaMalloc(&p, n * sizeof(T)); }
+  explicit Dev(const std::vector<T> &h) : Dev(h.size()) {
+    cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  ~Dev() { cudaFree(p); }
+  std::vector<T> get() const {
+    std::vector<T> h(n);
+    cudaDeviceSynchronize();
+    cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
+    return h;
+  }
+};
+
+uint64_t hashBytes(const void *data, size_t bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < bytes; ++i)
+    h = (h ^ static_cast<const unsigned char *>(data)[i]) * 1099511628211ull;
+  return h;
+}
+
+// One line per call: name, status, largest error relative to max(1, |reference|), hash.
+template <typename T>
+void report(const char *name, int status, const std::vector<T> &got,
+            const std::vector<double> &want) {
+  double err = 0;
+  for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
+    double g;
+    if constexpr (std::is_same_v<T, __half>)
+      g = __half2float(got[i]);
+    else
+      g = double(got[i]);
+    err = std::max(err, std::fabs(g - want[i]) / std::max(1.0, std::fabs(want[i])));
+  }
+  if (status != 0 || got.size() < want.size())
+    err = -1;
+  std::printf("%-34s status %d  error %s  hash %016llx\n", name, status,
+              err < 0 ? "n/a" : err == 0 ? "0" : err < 1e-5 ? "<1e-5" : err < 1e-3 ? "<1e-3" : "LARGE",
+              (unsigned long long)hashBytes(got.data(), got.size() * sizeof(T)));
+  std::fflush(stdout);
+  if (outDir) {
+    std::string path = std::string(outDir) + "/" + name + ".bin";
+    if (FILE *f = std::fopen(path.c_str(), "wb")) {
+      std::fwrite(got.data(), sizeof(T), got.size(), f);
+      std::fclose(f);
+    }
+  }
+}
+
+// Column-major C = op(A) op(B) in double; op is a transpose when the flag is set.
+std::vector<double> gemmRef(bool ta, bool tb, int m, int n, int k, const std::vector<double> &a,
+                            int lda, const std::vector<double> &b, int ldb) {
+  std::vector<double> c(size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      for (int l = 0; l < k; ++l)
+        s += (ta ? a[l + size_t(i) * lda] : a[i + size_t(l) * lda]) *
+             (tb ? b[j + size_t(l) * ldb] : b[l + size_t(j) * ldb]);
+      c[i + size_t(j) * m] = s;
+    }
+  return c;
+}
+
+template <typename T> std::vector<double> widen(const std::vector<T> &v) {
+  std::vector<double> d(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if constexpr (std::is_same_v<T, __half>)
+      d[i] = __half2float(v[i]);
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+      d[i] = __bfloat162float(v[i]);
+    else
+      d[i] = double(v[i]);
+  }
+  return d;
+}
+
+void blasLevel3(cublasHandle_t h) {
+  { // SGEMM, both layouts and odd sizes.
+    const int m = 37, n = 53, k = 29;
+    auto a = inputs<float>(size_t(k) * m, 1), b = inputs<float>(size_t(k) * n, 2);
+    Dev<float> da(a), db(b), dc(size_t(m) * n);
+    float one = 1, zero = 0;
+    int st = cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, da.p, k, db.p, k, &zero,
+                         dc.p, m);
+    report("cublasSgemm_TN_37x53x29", st, dc.get(), gemmRef(true, false, m, n, k, widen(a), k, widen(b), k));
+  }
+  {
+    const int n = 128;
+    auto a = inputs<float>(n * n, 3), b = inputs<float>(n * n, 4);
+    Dev<float> da(a), db(b), dc(n * n);
+    float one = 1, zero = 0;
+    int st = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
+    report("cublasSgemm_NN_128", st, dc.get(), gemmRef(false, false, n, n, n, widen(a), n, widen(b), n));
+  }
+  {
+    const int n = 64;
+    auto a = inputs<double>(n * n, 5), b = inputs<double>(n * n, 6);
+    Dev<double> da(a), db(b), dc(n * n);
+    double one = 1, zero = 0;
+    int st = cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
+    report("cublasDgemm_NT_64", st, dc.get(), gemmRef(false, true, n, n, n, a, n, b, n));
+  }
+  {
+    const int n = 32;
+    auto ar = inputs<float>(2 * n * n, 7), br = inputs<float>(2 * n * n, 8);
+    std::vector<cuComplex> a(n * n), b(n * n);
+    for (int i = 0; i < n * n; ++i) {
+      a[i] = {ar[2 * i], ar[2 * i + 1]};
+      b[i] = {br[2 * i], br[2 * i + 1]};
+    }
+    Dev<cuComplex> da(a), db(b), dc(n * n);
+    cuComplex one = {1, 0}, zero = {0, 0};
+    int st = cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
+    std::vector<double> want(2 * n * n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        std::complex<double> s = 0;
+        for (int l = 0; l < n; ++l)
+          s += std::complex<double>(a[i + l * n].x, a[i + l * n].y) *
+               std::complex<double>(b[l + j * n].x, b[l + j * n].y);
+        want[2 * (i + j * n)] = s.real();
+        want[2 * (i + j * n) + 1] = s.imag();
+      }
+    auto c = dc.get();
+    std::vector<float> flat(2 * n * n);
+    std::memcpy(flat.data(), c.data(), flat.size() * 4);
+    report("cublasCgemm_NN_32", st, flat, want);
+  }
+  { // Tensor-core types through GemmEx.
+    const int m = 64, n = 48, k = 80;
+    auto a = inputs<__half>(size_t(m) * k, 9), b = inputs<__half>(size_t(k) * n, 10);
+    Dev<__half> da(a), db(b);
+    Dev<float> dc(size_t(m) * n);
+    float one = 1, zero = 0;
+    int st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, da.p, CUDA_R_16F, m, db.p,
+                          CUDA_R_16F, k, &zero, dc.p, CUDA_R_32F, m, CUBLAS_COMPUTE_32F,
+                          CUBLAS_GEMM_DEFAULT);
+    report("cublasGemmEx_f16_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
+    auto ab = inputs<__nv_bfloat16>(size_t(m) * k, 11), bb = inputs<__nv_bfloat16>(size_t(k) * n, 12);
+    Dev<__nv_bfloat16> dab(ab), dbb(bb);
+    st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, dab.p, CUDA_R_16BF, m, dbb.p,
+                      CUDA_R_16BF, k, &zero, dc.p, CUDA_R_32F, m, CUBLAS_COMPUTE_32F,
+                      CUBLAS_GEMM_DEFAULT);
+    report("cublasGemmEx_bf16_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(ab), m, widen(bb), k));
+    Dev<__half> dh(size_t(m) * n);
+    __half hone = __float2half(1.f), hzero = __float2half(0.f);
+    st = cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &hone, da.p, m, db.p, k, &hzero, dh.p, m);
+    report("cublasHgemm", st, dh.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
+  }
+  {
+    const int m = 32, n = 32, k = 64, batch = 3;
+    auto a = inputs<float>(size_t(m) * k * batch, 13), b = inputs<float>(size_t(k) * n * batch, 14);
+    Dev<float> da(a), db(b), dc(size_t(m) * n * batch);
+    float one = 1, zero = 0;
+    int st = cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, da.p, m, m * k,
+                                       db.p, k, k * n, &zero, dc.p, m, m * n, batch);
+    std::vector<double> want, wa = widen(a), wb = widen(b);
+    for (int i = 0; i < batch; ++i) {
+      std::vector<double> ai(wa.begin() + i * m * k, wa.begin() + (i + 1) * m * k);
+      std::vector<double> bi(wb.begin() + i * k * n, wb.begin() + (i + 1) * k * n);
+      auto ci = gemmRef(false, false, m, n, k, ai, m, bi, k);
+      want.insert(want.end(), ci.begin(), ci.end());
+    }
+    report("cublasSgemmStridedBatched", st, dc.get(), want);
+  }
+  { // Triangular solve: L X = B with a unit diagonal keeps the answer exact.
+    const int n = 24, nrhs = 5;
+    auto l = inputs<double>(n * n, 15);
+    auto b = inputs<double>(n * nrhs, 16);
+    Dev<double> dl(l), db(b);
+    double one = 1;
+    int st = cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                         CUBLAS_DIAG_UNIT, n, nrhs, &one, dl.p, n, db.p, n);
+    std::vector<double> x = b;
+    for (int j = 0; j < nrhs; ++j)
+      for (int i = 0; i < n; ++i)
+        for (int r = 0; r < i; ++r)
+          x[i + j * n] -= l[i + r * n] * x[r + j * n];
+    report("cublasDtrsm_LLNU", st, db.get(), x);
+  }
+}
+
+void blasLevels12(cublasHandle_t h) {
+  const int n = 1000;
+  auto x = inputs<float>(n, 20), y = inputs<float>(n, 21);
+  Dev<float> dx(x), dy(y);
+  float dot = 0;
+  int st = cublasSdot(h, n, dx.p, 1, dy.p, 1, &dot);
+  double want = 0;
+  for (int i = 0; i < n; ++i)
+    want += double(x[i]) * y[i];
+  report("cublasSdot", st, std::vector<float>{dot}, std::vector<double>{want});
+  float alpha = 1.5f;
+  st = cublasSaxpy(h, n, &alpha, dx.p, 1, dy.p, 1);
+  std::vector<double> axpy(n);
+  for (int i = 0; i < n; ++i)
+    axpy[i] = 1.5 * x[i] + y[i];
+  report("cublasSaxpy", st, dy.get(), axpy);
+  float nrm = 0;
+  st = cublasSnrm2(h, n, dx.p, 1, &nrm);
+  double ss = 0;
+  for (float v : x)
+    ss += double(v) * v;
+  report("cublasSnrm2", st, std::vector<float>{nrm}, std::vector<double>{std::sqrt(ss)});
+  int idx = 0;
+  st = cublasIsamax(h, n, dx.p, 1, &idx);
+  int best = 0;
+  for (int i = 1; i < n; ++i)
+    if (std::fabs(x[i]) > std::fabs(x[best]))
+      best = i;
+  report("cublasIsamax", st, std::vector<int>{idx}, std::vector<double>{double(best + 1)});
+
+  const int m = 70, k = 45;
+  auto a = inputs<double>(size_t(m) * k, 22), v = inputs<double>(k, 23);
+  Dev<double> da(a), dv(v), dr(m);
+  double one = 1, zero = 0;
+  st = cublasDgemv(h, CUBLAS_OP_N, m, k, &one, da.p, m, dv.p, 1, &zero, dr.p, 1);
+  report("cublasDgemv_N", st, dr.get(), gemmRef(false, false, m, 1, k, a, m, v, k));
+  auto af = inputs<float>(size_t(m) * k, 24), vf = inputs<float>(m, 25);
+  Dev<float> daf(af), dvf(vf), drf(k);
+  float fone = 1, fzero = 0;
+  st = cublasSgemv(h, CUBLAS_OP_T, m, k, &fone, daf.p, m, dvf.p, 1, &fzero, drf.p, 1);
+  report("cublasSgemv_T", st, drf.get(), gemmRef(true, false, k, 1, m, widen(af), m, widen(vf), m));
+}
+
+void blasLt() {
+  cublasLtHandle_t lt;
+  int st = cublasLtCreate(&lt);
+  const int m = 64, n = 32, k = 96;
+  auto a = inputs<float>(size_t(m) * k, 30), b = inputs<float>(size_t(k) * n, 31);
+  Dev<float> da(a), db(b), dc(size_t(m) * n);
+  cublasLtMatmulDesc_t op;
+  cublasLtMatrixLayout_t la, lb, lc;
+  cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cublasLtMatrixLayoutCreate(&la, CUDA_R_32F, m, k, m);
+  cublasLtMatrixLayoutCreate(&lb, CUDA_R_32F, k, n, k);
+  cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, m, n, m);
+  cublasLtMatmulPreference_t pref;
+  cublasLtMatmulPreferenceCreate(&pref);
+  size_t ws = 1 << 22;
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+  cublasLtMatmulHeuristicResult_t heur[4] = {};
+  int found = 0;
+  int hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 4, heur, &found);
+  std::printf("cublasLtMatmulAlgoGetHeuristic status %d found>0 %d\n", hs, found > 0);
+  Dev<char> work(ws);
+  float one = 1, zero = 0;
+  if (st == 0 && hs == 0 && found > 0)
+    st = cublasLtMatmul(lt, op, &one, da.p, la, db.p, lb, &zero, dc.p, lc, dc.p, lc,
+                        &heur[0].algo, work.p, ws, nullptr);
+  else
+    st = hs ? hs : -1;
+  report("cublasLtMatmul_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
+  cublasLtMatmulPreferenceDestroy(pref);
+  cublasLtMatrixLayoutDestroy(la);
+  cublasLtMatrixLayoutDestroy(lb);
+  cublasLtMatrixLayoutDestroy(lc);
+  cublasLtMatmulDescDestroy(op);
+  cublasLtDestroy(lt);
+}
+
+// Discrete Fourier transform in double, sign -1 forward.
+std::vector<std::complex<double>> dft(const std::vector<std::complex<double>> &x, int sign) {
+  size_t n = x.size();
+  std::vector<std::complex<double>> y(n);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t j = 0; j < n; ++j)
+      y[k] += x[j] * std::polar(1.0, sign * 2 * M_PI * double((j * k) % n) / double(n));
+  return y;
+}
+
+void fft() {
+  {
+    const int n = 256;
+    auto r = inputs<float>(2 * n, 40);
+    std::vector<std::complex<double>> x(n);
+    for (int i = 0; i < n; ++i)
+      x[i] = {r[2 * i], r[2 * i + 1]};
+    Dev<float> d(r);
+    cufftHandle p;
+    int st = cufftPlan1d(&p, n, CUFFT_C2C, 1);
+    if (st == 0)
+      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p), reinterpret_cast<cufftComplex *>(d.p), CUFFT_FORWARD);
+    auto y = dft(x, -1);
+    std::vector<double> want;
+    for (auto v : y)
+      want.insert(want.end(), {v.real(), v.imag()});
+    report("cufftExecC2C_1d_256", st, d.get(), want);
+    cufftDestroy(p);
+  }
+  {
+    const int n = 96, batch = 4;
+    auto r = inputs<double>(size_t(n) * batch, 41);
+    Dev<double> d(r);
+    Dev<double> out(size_t(n / 2 + 1) * 2 * batch);
+    cufftHandle p;
+    int st = cufftPlan1d(&p, n, CUFFT_D2Z, batch);
+    if (st == 0)
+      st = cufftExecD2Z(p, d.p, reinterpret_cast<cufftDoubleComplex *>(out.p));
+    std::vector<double> want;
+    for (int b = 0; b < batch; ++b) {
+      std::vector<std::complex<double>> x(r.begin() + b * n, r.begin() + (b + 1) * n);
+      auto y = dft(x, -1);
+      for (int i = 0; i <= n / 2; ++i)
+        want.insert(want.end(), {y[i].real(), y[i].imag()});
+    }
+    report("cufftExecD2Z_1d_96_batch4", st, out.get(), want);
+    cufftDestroy(p);
+  }
+  {
+    const int nx = 16, ny = 24;
+    auto r = inputs<float>(2 * nx * ny, 42);
+    Dev<float> d(r);
+    cufftHandle p;
+    int st = cufftPlan2d(&p, nx, ny, CUFFT_C2C);
+    if (st == 0)
+      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p), reinterpret_cast<cufftComplex *>(d.p), CUFFT_INVERSE);
+    std::vector<double> want(2 * nx * ny);
+    for (int u = 0; u < nx; ++u)
+      for (int v = 0; v < ny; ++v) {
+        std::complex<double> s = 0;
+        for (int i = 0; i < nx; ++i)
+          for (int j = 0; j < ny; ++j)
+            s += std::complex<double>(r[2 * (i * ny + j)], r[2 * (i * ny + j) + 1]) *
+                 std::polar(1.0, 2 * M_PI * (double(u * i) / nx + double(v * j) / ny));
+        want[2 * (u * ny + v)] = s.real();
+        want[2 * (u * ny + v) + 1] = s.imag();
+      }
+    report("cufftExecC2C_2d_16x24_inverse", st, d.get(), want);
+    cufftDestroy(p);
+  }
+}
+
+void sparse() {
+  // A 50x40 matrix with a few entries per row, in CSR; y = A x.
+  const int rows = 50, cols = 40;
+  std::vector<int> offsets{0}, columns;
+  std::vector<float> values;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = r % 3; c < cols; c += 7 + r % 5) {
+      columns.push_back(c);
+      values.push_back(float((r * 3 + c) % 7) - 3);
+    }
+    offsets.push_back(int(columns.size()));
+  }
+  auto x = inputs<float>(cols, 50);
+  std::vector<double> want(rows);
+  for (int r = 0; r < rows; ++r)
+    for (int i = offsets[r]; i < offsets[r + 1]; ++i)
+      want[r] += double(values[i]) * x[columns[i]];
+  Dev<int> doff(offsets), dcol(columns);
+  Dev<float> dval(values), dx(x), dy(rows);
+  cusparseHandle_t h;
+  int st = cusparseCreate(&h);
+  cusparseSpMatDescr_t a;
+  cusparseDnVecDescr_t vx, vy;
+  cusparseCreateCsr(&a, rows, cols, int64_t(values.size()), doff.p, dcol.p, dval.p,
+                    CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+  cusparseCreateDnVec(&vx, cols, dx.p, CUDA_R_32F);
+  cusparseCreateDnVec(&vy, rows, dy.p, CUDA_R_32F);
+  float one = 1, zero = 0;
+  size_t bytes = 0;
+  if (st == 0)
+    st = cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy,
+                                 CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes);
+  Dev<char> buf(bytes + 1);
+  if (st == 0)
+    st = cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy, CUDA_R_32F,
+                      CUSPARSE_SPMV_ALG_DEFAULT, buf.p);
+  report("cusparseSpMV_csr_f32", st, dy.get(), want);
+  cusparseDestroySpMat(a);
+  cusparseDestroyDnVec(vx);
+  cusparseDestroyDnVec(vy);
+  cusparseDestroy(h);
+}
+
+void solver() {
+  cusolverDnHandle_t h;
+  int st = cusolverDnCreate(&h);
+  const int n = 32;
+  // A diagonally dominant matrix and b = A * ones, so x is all ones.
+  std::vector<double> a = inputs<double>(n * n, 60);
+  for (int i = 0; i < n; ++i)
+    a[i + i * n] = 4.0 * n;
+  std::vector<double> b(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      b[i] += a[i + j * n];
+  Dev<double> da(a), db(b);
+  Dev<int> piv(n), info(1);
+  int lwork = 0;
+  if (st == 0)
+    st = cusolverDnDgetrf_bufferSize(h, n, n, da.p, n, &lwork);
+  Dev<double> work(size_t(lwork) + 1);
+  if (st == 0)
+    st = cusolverDnDgetrf(h, n, n, da.p, n, work.p, piv.p, info.p);
+  if (st == 0)
+    st = cusolverDnDgetrs(h, CUBLAS_OP_N, n, 1, da.p, n, piv.p, db.p, n, info.p);
+  report("cusolverDnDgetrf_getrs_32", st, db.get(), std::vector<double>(n, 1.0));
+  std::printf("  getrs info %d\n", info.get()[0]);
+
+  // Symmetric positive definite: Cholesky then solve.
+  std::vector<float> s(n * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      s[i + j * n] = i == j ? float(2 * n) : float((i + j) % 3) - 1;
+  std::vector<float> rhs(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      rhs[i] += s[i + j * n];
+  Dev<float> ds(s), drhs(rhs);
+  int st2 = cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, ds.p, n, &lwork);
+  Dev<float> fwork(size_t(lwork) + 1);
+  if (st2 == 0)
+    st2 = cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, ds.p, n, fwork.p, lwork, info.p);
+  if (st2 == 0)
+    st2 = cusolverDnSpotrs(h, CUBLAS_FILL_MODE_LOWER, n, 1, ds.p, n, drhs.p, n, info.p);
+  report("cusolverDnSpotrf_potrs_32", st2, drhs.get(), std::vector<double>(n, 1.0));
+  cusolverDnDestroy(h);
+}
+
+void randomNumbers() {
+  curandGenerator_t g;
+  const size_t n = 4096;
+  Dev<float> d(n);
+  int st = curandCreateGenerator(&g, CURAND_RNG_PSEUDO_XORWOW);
+  if (st == 0)
+    st = curandSetPseudoRandomGeneratorSeed(g, 1234);
+  if (st == 0)
+    st = curandGenerateUniform(g, d.p, n);
+  auto u = d.get();
+  double mean = 0;
+  for (float v : u)
+    mean += v / n;
+  // The reference is the distribution's mean; the hash pins the exact sequence.
+  report("curandGenerateUniform_xorwow", st, std::vector<float>{float(mean)},
+         std::vector<double>{0.5});
+  std::printf("  uniform hash %016llx\n", (unsigned long long)hashBytes(u.data(), n * 4));
+  if (st == 0)
+    st = curandGenerateNormal(g, d.p, n, 0.f, 1.f);
+  auto z = d.get();
+  std::printf("curandGenerateNormal status %d hash %016llx\n", st,
+              (unsigned long long)hashBytes(z.data(), n * 4));
+  curandDestroyGenerator(g);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  outDir = argc > 1 ? argv[1] : nullptr;
+  cublasHandle_t h;
+  int st = cublasCreate(&h);
+  std::printf("cublasCreate status %d\n", st);
+  if (st == 0) {
+    blasLevel3(h);
+    blasLevels12(h);
+    cublasDestroy(h);
+  }
+  blasLt();
+  fft();
+  sparse();
+  solver();
+  randomNumbers();
+  std::printf("last error %d\n", int(cudaDeviceSynchronize()));
+  return 0;
+}
