@@ -5,6 +5,7 @@
 #include "cucpu/support/log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -121,6 +122,14 @@ bool isFatBinary(const void *image) {
   return magic == kWrapperMagic || magic == kContainerMagic;
 }
 
+void reportMachineCodeOnly(const std::string &message) {
+  static std::atomic<bool> reported{false};
+  if (!reported.exchange(true))
+    log::error(log::Component::Driver, "{}", message);
+  else
+    log::debug(log::Component::Driver, "{}", message);
+}
+
 CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *log) {
   const unsigned char *container = containerOf(image, log);
   std::vector<Entry> all;
@@ -140,7 +149,7 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
         "the fat binary holds GPU machine code (SASS) only and no PTX, which is what cucpu runs "
         "on the CPU: rebuild with -gencode arch=compute_{0},code=compute_{0} added",
         xx);
-    log::error(log::Component::Driver, "{}", msg);
+    reportMachineCodeOnly(msg);
     *log = "cucpu: " + msg + "\n";
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }

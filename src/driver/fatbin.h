@@ -26,4 +26,9 @@ bool isFatBinary(const void *image);
 // `log` then says why.
 CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *log);
 
+// Says that an image holds GPU machine code only: at error level the first time in the process,
+// at debug level afterwards. NVIDIA's libraries probe such images one kernel at a time and go on
+// to kernels with PTX (cuBLASLt loads dozens); the first line is the one a user needs.
+void reportMachineCodeOnly(const std::string &message);
+
 } // namespace cucpu::driver::fatbin

@@ -76,9 +76,8 @@ CUresult Library::load(const void *image, int cc, std::unique_ptr<Library> *out)
                    "\x7f"
                    "ELF",
                    4) == 0) {
-    log::error(log::Component::Driver,
-               "the library is a cubin (GPU machine code) and holds no "
-               "PTX: rebuild with -gencode arch=compute_XX,code=compute_XX");
+    fatbin::reportMachineCodeOnly("the library is a cubin (GPU machine code) and holds no PTX: "
+                                  "rebuild with -gencode arch=compute_XX,code=compute_XX");
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   }
   if (fatbin::isFatBinary(image)) {
