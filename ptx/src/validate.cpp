@@ -103,23 +103,23 @@ struct RegisterInfo {
   unsigned vecWidth = 1;
 };
 
-// What the names of one function refer to: registers (with %r<N> ranges), variables and
-// parameters with their state spaces, labels, and the module's functions and variables.
+// What the names of one function refer to: registers (with %r<N> ranges) and variables with
+// their state spaces, scoped as PTX scopes them (a `{ }` block's declarations hide outer ones
+// until the block ends: inline assembly declares its own `r0`, `r1`, `p` in every block), and
+// labels, prototypes and the module's functions and variables. The walk declares as it goes.
 class Scope {
 public:
-  Scope(const Module &m, const Function &f) {
+  Scope(const Module &m, const Function &f) : frames_(1) {
     for (const auto &v : m.globals)
-      spaces_[v.name] = v.space;
+      frames_[0].spaces[v.name] = v.space;
     for (const auto &fn : m.functions)
       functions_.insert(fn.name);
     for (const auto &p : f.params)
-      add(p.decl, p.decl.space == Space::Reg ? Space::Reg : Space::Param);
+      declare(p.decl, p.decl.space == Space::Reg ? Space::Reg : Space::Param);
     for (const auto &p : f.returns)
-      add(p.decl, p.decl.space == Space::Reg ? Space::Reg : Space::Param);
+      declare(p.decl, p.decl.space == Space::Reg ? Space::Reg : Space::Param);
     for (const auto &st : f.body) {
-      if (const auto *v = std::get_if<VarDecl>(&st))
-        add(*v, v->space);
-      else if (const auto *l = std::get_if<Label>(&st))
+      if (const auto *l = std::get_if<Label>(&st))
         labels_.insert(l->name);
       else if (const auto *d = std::get_if<Directive>(&st); d && d->name == "branchtargets")
         labels_.insert(d->text);
@@ -132,26 +132,23 @@ public:
       prototypes_.insert(p.label);
   }
 
+  void declare(const VarDecl &v) { declare(v, v.space); }
+  void open() { frames_.emplace_back(); }
+  void close() {
+    if (frames_.size() > 1)
+      frames_.pop_back();
+  }
+
   const RegisterInfo *reg(const std::string &name) const {
-    if (auto it = regs_.find(name); it != regs_.end())
-      return &it->second;
-    size_t digits = name.size();
-    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
-      --digits;
-    if (digits == name.size() || digits == 0)
-      return nullptr;
-    auto it = ranges_.find(name.substr(0, digits));
-    if (it == ranges_.end())
-      return nullptr;
-    uint64_t n = 0;
-    std::from_chars(name.data() + digits, name.data() + name.size(), n);
-    if (name[digits] == '0' && name.size() - digits > 1)
-      return nullptr; // %r01 is not one of %r<N>
-    return n < it->second.second ? &it->second.first : nullptr;
+    for (auto f = frames_.rbegin(); f != frames_.rend(); ++f)
+      if (const RegisterInfo *r = f->reg(name))
+        return r;
+    return nullptr;
   }
   std::optional<Space> variable(const std::string &name) const {
-    if (auto it = spaces_.find(name); it != spaces_.end())
-      return it->second;
+    for (auto f = frames_.rbegin(); f != frames_.rend(); ++f)
+      if (auto it = f->spaces.find(name); it != f->spaces.end())
+        return it->second;
     return std::nullopt;
   }
   bool isLabel(const std::string &name) const { return labels_.count(name) != 0; }
@@ -159,21 +156,44 @@ public:
   bool isFunction(const std::string &name) const { return functions_.count(name) != 0; }
 
 private:
-  void add(const VarDecl &v, Space space) {
+  struct Frame {
+    std::unordered_map<std::string, RegisterInfo> regs;
+    std::unordered_map<std::string, std::pair<RegisterInfo, uint64_t>> ranges;
+    std::unordered_map<std::string, Space> spaces;
+
+    const RegisterInfo *reg(const std::string &name) const {
+      if (auto it = regs.find(name); it != regs.end())
+        return &it->second;
+      size_t digits = name.size();
+      while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
+        --digits;
+      if (digits == name.size() || digits == 0)
+        return nullptr;
+      auto it = ranges.find(name.substr(0, digits));
+      if (it == ranges.end())
+        return nullptr;
+      uint64_t n = 0;
+      std::from_chars(name.data() + digits, name.data() + name.size(), n);
+      if (name[digits] == '0' && name.size() - digits > 1)
+        return nullptr; // %r01 is not one of %r<N>
+      return n < it->second.second ? &it->second.first : nullptr;
+    }
+  };
+
+  void declare(const VarDecl &v, Space space) {
+    Frame &f = frames_.back();
     if (space == Space::Reg) {
       RegisterInfo info{v.type, v.vecWidth};
       if (v.rangeCount >= 0)
-        ranges_[v.name] = {info, static_cast<uint64_t>(v.rangeCount)};
+        f.ranges[v.name] = {info, static_cast<uint64_t>(v.rangeCount)};
       else
-        regs_[v.name] = info;
+        f.regs[v.name] = info;
       return;
     }
-    spaces_[v.name] = space;
+    f.spaces[v.name] = space;
   }
 
-  std::unordered_map<std::string, RegisterInfo> regs_;
-  std::unordered_map<std::string, std::pair<RegisterInfo, uint64_t>> ranges_;
-  std::unordered_map<std::string, Space> spaces_;
+  std::vector<Frame> frames_;
   std::unordered_set<std::string> labels_;
   std::unordered_set<std::string> prototypes_;
   std::unordered_set<std::string> functions_;
@@ -494,9 +514,16 @@ public:
       if (!f.hasBody)
         continue;
       Scope scope(r_.module, f);
-      for (auto &st : f.body)
+      for (auto &st : f.body) {
         if (auto *in = std::get_if<Instruction>(&st))
           instruction(scope, *in);
+        else if (const auto *v = std::get_if<VarDecl>(&st))
+          scope.declare(*v);
+        else if (std::holds_alternative<ScopeBegin>(st))
+          scope.open();
+        else if (std::holds_alternative<ScopeEnd>(st))
+          scope.close();
+      }
     }
   }
 

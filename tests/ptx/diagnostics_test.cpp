@@ -518,4 +518,19 @@ TEST(PtxValidation, CallArgumentCountsMatchTheCallee) {
                                   "call has 2 and 1");
 }
 
+// A `{ }` block's registers hide the function's and other blocks' registers of the same name
+// until it ends, as inline assembly relies on (cuSPARSE's SpGEMM kernels declare `.reg .b32 r1`
+// in one block and `.reg .s64 r1` in another; validating both against one declaration refused
+// the module). Outside the blocks the name is unknown again.
+TEST(PtxValidation, BlockRegistersAreScoped) {
+  const std::string blocks = ".reg .b32 %r<2>;\n"
+                             "{\n.reg .s64 r1;\nmov.b64 r1, 0;\n}\n"
+                             "{\n.reg .b32 r1;\n.reg .b16 t, d;\n.reg .pred p;\n"
+                             "shfl.sync.down.b32 r1|p, %r1, 16, 31, -1;\n"
+                             "@p mov.b32 {t, d}, r1;\n}\n";
+  EXPECT_EQ(errors(body(blocks)), Errs{});
+  EXPECT_EQ(errors(body(blocks + "mov.b32 %r1, r1;")),
+            Errs{"18:1: 'mov.b32': operand 2: register or immediate expected"});
+}
+
 } // namespace
