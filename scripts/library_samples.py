@@ -88,6 +88,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--baseline", default=None)
     a = ap.parse_args()
     root = os.path.abspath(a.samples)
     out = os.path.abspath(a.out or "library-samples")
