@@ -5,6 +5,7 @@
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/jit/program.h"
+#include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 
 #include <cstring>
@@ -106,10 +107,17 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
   std::shared_ptr<PackedArgs> args;
   if (CUresult r = prepare(f, cfg, kernelParams, extra, &args); r != CUDA_SUCCESS)
     return r;
-  s->enqueue([s, f, cfg, args = std::move(args)] {
+  const unsigned long long seq = s->enqueue([s, f, cfg, args = std::move(args)] {
     if (CUresult r = runPacked(s->context(), f, cfg, *args); r != CUDA_SUCCESS)
       s->setError(r);
   });
+  // CUDA_LAUNCH_BLOCKING=1, as NVIDIA's driver reads it: a launch returns once the kernel has
+  // run, so a fault is reported by the launch that caused it.
+  static const bool blocking = env::getBool("CUDA_LAUNCH_BLOCKING", false);
+  if (blocking) {
+    s->progress()->waitFor(seq);
+    return s->context()->stickyError();
+  }
   return CUDA_SUCCESS;
 }
 
