@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <string>
 #include <vector>
 
 namespace {
@@ -93,6 +94,18 @@ template <typename T> bool run(cublasHandle_t h, void *openblas, int n) {
   return true;
 }
 
+// OpenBLAS picks its kernels by the CPU it detects; on virtual machines that hide the CPU's
+// model it may fall back to its SSE3 ("Prescott") kernels, several times slower than the AVX-512
+// ones: an honest comparison then needs OPENBLAS_CORETYPE (docs/performance.md).
+void reportOpenBlasCore(void *openblas) {
+  using CoreName = char *(*)();
+  auto core = reinterpret_cast<CoreName>(dlsym(openblas, "openblas_get_corename"));
+  const char *name = core ? core() : "unknown";
+  std::printf("OpenBLAS kernels: %s%s\n", name,
+              std::string(name) == "Prescott" ? " (SSE3: set OPENBLAS_CORETYPE to this CPU's)"
+                                               : "");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -106,6 +119,7 @@ int main(int argc, char **argv) {
     std::printf("OpenBLAS (libopenblas.so.0) not found: nothing to compare with\n");
     return 0;
   }
+  reportOpenBlasCore(openblas);
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
     std::printf("cublasCreate failed\n");

@@ -95,6 +95,11 @@ int main(int argc, char **argv) {
   void *blas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
   auto sgemm = blas ? reinterpret_cast<Sgemm>(dlsym(blas, "cblas_sgemm")) : nullptr;
   if (sgemm) {
+    // OpenBLAS may not recognise a virtual machine's CPU and fall back to its SSE3 kernels
+    // ("Prescott"): the comparison is honest only with this CPU's (OPENBLAS_CORETYPE).
+    using CoreName = char *(*)();
+    auto core = reinterpret_cast<CoreName>(dlsym(blas, "openblas_get_corename"));
+    std::printf("OpenBLAS kernels: %s\n", core ? core() : "unknown");
     constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
     sgemmMs = bestOf3([&] {
       sgemm(kRowMajor, kNoTrans, kTrans, n, n, n, 1.0f, af.data(), n, btf.data(), n, 0.0f,
