@@ -2,31 +2,19 @@
 // ships, run by cucpu) against OpenBLAS's on the same cores, in one run: milliseconds (best of 3
 // after a warm-up call that compiles the kernels) and the ratio to OpenBLAS. Results are checked
 // against OpenBLAS's. Usage: cucpu-library-gemm-bench [n...] (default 256 512 1024).
+#include "openblas.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <string>
 #include <vector>
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-template <class F> double bestOf3(F &&run) {
-  double best = 1e30;
-  for (int i = 0; i < 3; ++i) {
-    const auto t0 = Clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return best;
-}
 
 constexpr int kColMajor = 102, kNoTrans = 111;
 
@@ -60,7 +48,7 @@ template <typename T> bool run(cublasHandle_t h, void *openblas, int n) {
     b[i] = T(int((i * 40503u + 7) % 2001) - 1000) / T(500);
   }
   auto cblas = reinterpret_cast<typename Blas<T>::Cblas>(dlsym(openblas, Blas<T>::cblas));
-  const double blasMs = bestOf3([&] {
+  const double blasMs = bench::bestOf3([&] {
     cblas(kColMajor, kNoTrans, kNoTrans, n, n, n, T(1), a.data(), n, b.data(), n, T(0),
           ref.data(), n);
   });
@@ -76,7 +64,7 @@ template <typename T> bool run(cublasHandle_t h, void *openblas, int n) {
     cudaDeviceSynchronize();
   };
   call(); // compiles the kernels cuBLAS picks
-  const double ms = bestOf3(call);
+  const double ms = bench::bestOf3(call);
   cudaMemcpy(got.data(), dc, count * sizeof(T), cudaMemcpyDeviceToHost);
   cudaFree(da);
   cudaFree(db);
@@ -94,18 +82,6 @@ template <typename T> bool run(cublasHandle_t h, void *openblas, int n) {
   return true;
 }
 
-// OpenBLAS picks its kernels by the CPU it detects; on virtual machines that hide the CPU's
-// model it may fall back to its SSE3 ("Prescott") kernels, several times slower than the AVX-512
-// ones: an honest comparison then needs OPENBLAS_CORETYPE (docs/performance.md).
-void reportOpenBlasCore(void *openblas) {
-  using CoreName = char *(*)();
-  auto core = reinterpret_cast<CoreName>(dlsym(openblas, "openblas_get_corename"));
-  const char *name = core ? core() : "unknown";
-  std::printf("OpenBLAS kernels: %s%s\n", name,
-              std::string(name) == "Prescott" ? " (SSE3: set OPENBLAS_CORETYPE to this CPU's)"
-                                               : "");
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -114,12 +90,9 @@ int main(int argc, char **argv) {
     sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty())
     sizes = {256, 512, 1024};
-  void *openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-  if (!openblas) {
-    std::printf("OpenBLAS (libopenblas.so.0) not found: nothing to compare with\n");
+  void *openblas = bench::openBlas();
+  if (!openblas)
     return 0;
-  }
-  reportOpenBlasCore(openblas);
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
     std::printf("cublasCreate failed\n");

@@ -2,10 +2,11 @@
 // and through wmma on cucpu, against OpenBLAS's SGEMM of the same (widened) matrices on the same
 // cores, in one run: milliseconds (best of 3 after a warm-up launch) and the ratio to SGEMM.
 // Usage: cucpu-tensor-gemm-bench [n] (default 512; a multiple of 64).
+#include "openblas.h"
+
 #include <cuda.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -18,8 +19,6 @@
 #include <vector>
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 void check(CUresult r, const char *what) {
   if (r != CUDA_SUCCESS) {
@@ -39,16 +38,6 @@ float fromBf16(uint16_t h) {
   float x;
   std::memcpy(&x, &u, 4);
   return x;
-}
-
-template <class F> double bestOf3(F &&run) {
-  double best = 1e30;
-  for (int i = 0; i < 3; ++i) {
-    const auto t0 = Clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return best;
 }
 
 } // namespace
@@ -92,21 +81,14 @@ int main(int argc, char **argv) {
   double sgemmMs = 0;
   using Sgemm = void (*)(int, int, int, int, int, int, float, const float *, int, const float *,
                          int, float, float *, int);
-  void *blas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  void *blas = bench::openBlas();
   auto sgemm = blas ? reinterpret_cast<Sgemm>(dlsym(blas, "cblas_sgemm")) : nullptr;
   if (sgemm) {
-    // OpenBLAS may not recognise a virtual machine's CPU and fall back to its SSE3 kernels
-    // ("Prescott"): the comparison is honest only with this CPU's (OPENBLAS_CORETYPE).
-    using CoreName = char *(*)();
-    auto core = reinterpret_cast<CoreName>(dlsym(blas, "openblas_get_corename"));
-    std::printf("OpenBLAS kernels: %s\n", core ? core() : "unknown");
     constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
-    sgemmMs = bestOf3([&] {
+    sgemmMs = bench::bestOf3([&] {
       sgemm(kRowMajor, kNoTrans, kTrans, n, n, n, 1.0f, af.data(), n, btf.data(), n, 0.0f,
             ref.data(), n);
     });
-  } else {
-    std::printf("OpenBLAS (libopenblas.so.0) not found: no SGEMM reference\n");
   }
 
   std::printf("bf16 GEMM %dx%dx%d, f32 accumulation\n", n, n, n);
@@ -134,7 +116,7 @@ int main(int argc, char **argv) {
       check(cuCtxSynchronize(), "cuCtxSynchronize");
     };
     launch(); // compiles the kernel
-    const double ms = bestOf3(launch);
+    const double ms = bench::bestOf3(launch);
     std::vector<float> c(a.size());
     check(cuMemcpyDtoH(c.data(), dc, bytes32), "cuMemcpyDtoH");
     double worst = 0;

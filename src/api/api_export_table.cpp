@@ -157,8 +157,6 @@ auto toolsModuleTable = toolsModuleSlots();
 // per-context handle (slot 51: context, kind, out, flag) and that handle's key (slot 39); the
 // H200 answers a heap object and a small number. A context's own id serves as both here: the
 // cache needs one stable key per context, which the id is.
-CUresult currentContext(CUcontext *out) { return impl::cuCtxGetCurrent(out); }
-CUresult contextIdOf(CUcontext ctx, unsigned long long *out) { return impl::cuCtxGetId(ctx, out); }
 CUresult contextHandle(CUcontext ctx, unsigned long long, void **out, int) {
   unsigned long long id;
   if (!out)
@@ -182,7 +180,7 @@ CUresult handleKey(CUcontext ctx, void *handle, unsigned long long *out) {
 
 std::array<void *, 93> toolsContextSlots() {
   auto t = toolsInterface<1, 93>(std::make_integer_sequence<int, 93>{}, 91);
-  t[4] = fn(contextIdOf);
+  t[4] = fn(impl::cuCtxGetId);
   t[39] = fn(handleKey);
   t[51] = fn(contextHandle);
   return t;
@@ -194,7 +192,7 @@ void *toolsTable[8] = {size(8),         fn(unsupported), fn(toolsBuffer), fn(uns
                        fn(unsupported), fn(unsupported), fn(toolsBuffer), fn(unsupported)};
 void *currentContextTable[8] = {size(8),
                                 fn(toolsSlot<3, 1>),
-                                fn(currentContext),
+                                fn(impl::cuCtxGetCurrent),
                                 fn(toolsSlot<3, 3>),
                                 fn(toolsSlot<3, 4>),
                                 fn(toolsSlot<3, 5>),

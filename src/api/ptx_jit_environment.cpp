@@ -11,9 +11,7 @@
 namespace {
 
 __attribute__((constructor)) void declarePtxJit() {
-  if (std::getenv("CUDA_FORCE_PTX_JIT"))
-    return;
-  if (setenv("CUDA_FORCE_PTX_JIT", "1", 0) != 0)
+  if (setenv("CUDA_FORCE_PTX_JIT", "1", /*overwrite=*/0) != 0)
     cucpu::log::debug(cucpu::log::Component::Api, "CUDA_FORCE_PTX_JIT could not be set");
 }
 

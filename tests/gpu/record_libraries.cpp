@@ -115,32 +115,33 @@ template <typename T> std::vector<double> widen(const std::vector<T> &v) {
   return d;
 }
 
+int gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+         const float *a, int lda, const float *b, int ldb, float *c) {
+  const float one = 1, zero = 0;
+  return cublasSgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, m);
+}
+int gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+         const double *a, int lda, const double *b, int ldb, double *c) {
+  const double one = 1, zero = 0;
+  return cublasDgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, m);
+}
+
+// A real GEMM C = op(A) op(B), m x n x k, inputs from the given seeds.
+template <typename T>
+void realGemm(cublasHandle_t h, const char *name, bool ta, bool tb, int m, int n, int k,
+              unsigned seedA, unsigned seedB) {
+  const int lda = ta ? k : m, ldb = tb ? n : k;
+  auto a = inputs<T>(size_t(m) * k, seedA), b = inputs<T>(size_t(k) * n, seedB);
+  Dev<T> da(a), db(b), dc(size_t(m) * n);
+  int st = gemm(h, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k, da.p,
+                lda, db.p, ldb, dc.p);
+  report(name, st, dc.get(), gemmRef(ta, tb, m, n, k, widen(a), lda, widen(b), ldb));
+}
+
 void blasLevel3(cublasHandle_t h) {
-  { // SGEMM, both layouts and odd sizes.
-    const int m = 37, n = 53, k = 29;
-    auto a = inputs<float>(size_t(k) * m, 1), b = inputs<float>(size_t(k) * n, 2);
-    Dev<float> da(a), db(b), dc(size_t(m) * n);
-    float one = 1, zero = 0;
-    int st = cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, da.p, k, db.p, k, &zero,
-                         dc.p, m);
-    report("cublasSgemm_TN_37x53x29", st, dc.get(), gemmRef(true, false, m, n, k, widen(a), k, widen(b), k));
-  }
-  {
-    const int n = 128;
-    auto a = inputs<float>(n * n, 3), b = inputs<float>(n * n, 4);
-    Dev<float> da(a), db(b), dc(n * n);
-    float one = 1, zero = 0;
-    int st = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
-    report("cublasSgemm_NN_128", st, dc.get(), gemmRef(false, false, n, n, n, widen(a), n, widen(b), n));
-  }
-  {
-    const int n = 64;
-    auto a = inputs<double>(n * n, 5), b = inputs<double>(n * n, 6);
-    Dev<double> da(a), db(b), dc(n * n);
-    double one = 1, zero = 0;
-    int st = cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
-    report("cublasDgemm_NT_64", st, dc.get(), gemmRef(false, true, n, n, n, a, n, b, n));
-  }
+  realGemm<float>(h, "cublasSgemm_TN_37x53x29", true, false, 37, 53, 29, 1, 2);
+  realGemm<float>(h, "cublasSgemm_NN_128", false, false, 128, 128, 128, 3, 4);
+  realGemm<double>(h, "cublasDgemm_NT_64", false, true, 64, 64, 64, 5, 6);
   {
     const int n = 32;
     auto ar = inputs<float>(2 * n * n, 7), br = inputs<float>(2 * n * n, 8);

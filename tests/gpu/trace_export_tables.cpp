@@ -160,7 +160,7 @@ const void *traceTable(const CUuuid *id, const void *const *real) {
 // XT_TABLES names the tables to trace (comma-separated first eight hex digits). By default all
 // but two: the runtime refuses the driver (cudaErrorSoftwareValidityNotEstablished) when the
 // integrity table or the primary-context table is not the driver's own.
-bool traced(const char *name) {
+bool wanted(const char *name) {
   const char *only = std::getenv("XT_TABLES");
   if (only)
     return std::strstr(only, name);
@@ -173,7 +173,7 @@ CUresult tracedGetExportTable(const void **table, const CUuuid *id) {
   if (id)
     uuidText(reinterpret_cast<const unsigned char *>(id->bytes), name);
   std::fprintf(stderr, "xt cuGetExportTable %s -> %d\n", name, int(r));
-  if (r == CUDA_SUCCESS && table && *table && traced(name))
+  if (r == CUDA_SUCCESS && table && *table && wanted(name))
     *table = traceTable(id, static_cast<const void *const *>(*table));
   return r;
 }

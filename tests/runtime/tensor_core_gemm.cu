@@ -5,6 +5,7 @@
 // Prints one FNV-1a hash of each result matrix (and a few values); the expected lines are an
 // H200's (tests/runtime/CMakeLists.txt).
 #include "../../bench/cuda/tensor_gemm.cu" // mmaGemm, the bench's CUTLASS-style kernel
+#include "check.h"
 
 #include <cuda_fp16.h>
 
@@ -12,15 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    cudaError_t e = (x);                                                                           \
-    if (e) {                                                                                       \
-      printf("FAIL %s: %s\n", #x, cudaGetErrorName(e));                                            \
-      return 1;                                                                                    \
-    }                                                                                              \
-  } while (0)
 
 constexpr int M = 128, N = 128, K = 128;
 
@@ -88,7 +80,7 @@ template <class T> struct Buffer {
 };
 
 template <class TIn, class TAcc, int WM, int WN, int WK, class Conv>
-int runWmma(const char *name, Conv conv) {
+void runWmma(const char *name, Conv conv) {
   std::vector<TIn> a(M * K), b(N * K);
   for (int i = 0; i < M * K; ++i)
     a[i] = conv(input(1, i));
@@ -96,26 +88,24 @@ int runWmma(const char *name, Conv conv) {
     b[i] = conv(input(2, i));
   Buffer<TIn> da(a.size()), db(b.size());
   Buffer<TAcc> dc(M * N);
-  CK(cudaMemcpy(da.d, a.data(), a.size() * sizeof(TIn), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db.d, b.data(), b.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(da.d, a.data(), a.size() * sizeof(TIn), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db.d, b.data(), b.size() * sizeof(TIn), cudaMemcpyHostToDevice));
   wmmaTiles<TIn, TAcc, WM, WN, WK><<<(M / WM) * (N / WN) / 4, 128>>>(da.d, db.d, dc.d);
-  CK(cudaGetLastError());
+  CHECK(cudaGetLastError());
   std::vector<TAcc> c(M * N);
-  CK(cudaMemcpy(c.data(), dc.d, c.size() * sizeof(TAcc), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(c.data(), dc.d, c.size() * sizeof(TAcc), cudaMemcpyDeviceToHost));
   printf("%s hash %016llx c[0] %.17g c[last] %.17g\n", name,
          (unsigned long long)fnv(c.data(), c.size() * sizeof(TAcc)), double(c[0]),
          double(c[M * N - 1]));
-  return 0;
 }
 
 int main() {
-  if (runWmma<half, float, 16, 16, 16>("wmma_f16_f32", [](float x) { return __float2half(x); }) ||
-      runWmma<__nv_bfloat16, float, 16, 16, 16>(
-          "wmma_bf16_f32", [](float x) { return __float2bfloat16(x); }) ||
-      runWmma<signed char, int, 16, 16, 16>(
-          "wmma_s8_s32", [](float x) { return (signed char)(int(x * 63.0f)); }) ||
-      runWmma<double, double, 8, 8, 4>("wmma_f64", [](float x) { return double(x) / 3.0; }))
-    return 1;
+  runWmma<half, float, 16, 16, 16>("wmma_f16_f32", [](float x) { return __float2half(x); });
+  runWmma<__nv_bfloat16, float, 16, 16, 16>("wmma_bf16_f32",
+                                            [](float x) { return __float2bfloat16(x); });
+  runWmma<signed char, int, 16, 16, 16>("wmma_s8_s32",
+                                        [](float x) { return (signed char)(int(x * 63.0f)); });
+  runWmma<double, double, 8, 8, 4>("wmma_f64", [](float x) { return double(x) / 3.0; });
   {
     std::vector<float> a(M * K), b(N * K);
     for (int i = 0; i < M * K; ++i)
@@ -123,12 +113,12 @@ int main() {
     for (int i = 0; i < N * K; ++i)
       b[i] = input(2, i) * 0.99999f;
     Buffer<float> da(a.size()), db(b.size()), dc(M * N);
-    CK(cudaMemcpy(da.d, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db.d, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(da.d, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db.d, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
     wmmaGemmTf32<<<(M / 16) * (N / 16) / 4, 128>>>(da.d, db.d, dc.d);
-    CK(cudaGetLastError());
+    CHECK(cudaGetLastError());
     std::vector<float> c(M * N);
-    CK(cudaMemcpy(c.data(), dc.d, c.size() * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(c.data(), dc.d, c.size() * 4, cudaMemcpyDeviceToHost));
     printf("wmma_tf32 hash %016llx c[0] %.9g\n", (unsigned long long)fnv(c.data(), c.size() * 4),
            c[0]);
   }
@@ -140,12 +130,12 @@ int main() {
       b[i] = __float2bfloat16(input(4, i));
     Buffer<__nv_bfloat16> da(a.size()), db(b.size());
     Buffer<float> dc(M * N);
-    CK(cudaMemcpy(da.d, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db.d, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(da.d, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db.d, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
     mmaGemm<<<dim3(N / BT, M / BT), 128>>>(da.d, db.d, dc.d, N);
-    CK(cudaGetLastError());
+    CHECK(cudaGetLastError());
     std::vector<float> c(M * N);
-    CK(cudaMemcpy(c.data(), dc.d, c.size() * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(c.data(), dc.d, c.size() * 4, cudaMemcpyDeviceToHost));
     printf("mma_bf16 hash %016llx c[0] %.9g\n", (unsigned long long)fnv(c.data(), c.size() * 4),
            c[0]);
   }
