@@ -12,7 +12,9 @@ CUresult arrayOf(CUarray h, std::shared_ptr<driver::Array> *out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = driver::findArray(h);
-  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  return *out ? CUDA_SUCCESS
+              : driver::fail(CUDA_ERROR_INVALID_HANDLE, "array {} is not live",
+                             static_cast<void *>(h));
 }
 
 CUresult create3D(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
@@ -20,7 +22,7 @@ CUresult create3D(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!out || !d)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out or d is NULL");
   std::shared_ptr<driver::Array> a;
   if (CUresult r = driver::Array::create(c, *d, &a); r != CUDA_SUCCESS)
     return r;
@@ -31,7 +33,9 @@ CUresult create3D(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
 
 CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray) {
   if (!pAllocateArray)
-    return requireInit() != CUDA_SUCCESS ? requireInit() : CUDA_ERROR_INVALID_VALUE;
+    return requireInit() != CUDA_SUCCESS
+               ? requireInit()
+               : driver::fail(CUDA_ERROR_INVALID_VALUE, "pAllocateArray is NULL");
   CUDA_ARRAY3D_DESCRIPTOR d{};
   d.Width = pAllocateArray->Width;
   d.Height = pAllocateArray->Height;
@@ -58,7 +62,7 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
   if (CUresult r = arrayOf(hArray, &a); r != CUDA_SUCCESS)
     return r;
   if (!pArrayDescriptor)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pArrayDescriptor is NULL");
   const auto &d = a->descriptor();
   pArrayDescriptor->Width = d.Width;
   pArrayDescriptor->Height = d.Height;
@@ -72,7 +76,7 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
   if (CUresult r = arrayOf(hArray, &a); r != CUDA_SUCCESS)
     return r;
   if (!pArrayDescriptor)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pArrayDescriptor is NULL");
   *pArrayDescriptor = a->descriptor();
   return CUDA_SUCCESS;
 }
@@ -84,7 +88,7 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pHandle || !pMipmappedArrayDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pHandle or pMipmappedArrayDesc is NULL");
   std::shared_ptr<driver::MipmappedArray> m;
   if (CUresult r = driver::MipmappedArray::create(c, *pMipmappedArrayDesc, numMipmapLevels, &m);
       r != CUDA_SUCCESS)
@@ -104,9 +108,10 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
     return r;
   auto m = driver::findMipmappedArray(hMipmappedArray);
   if (!m)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "m is NULL");
   if (!pLevelArray || level >= m->levels().size())
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !pLevelArray || level >= m->levels().size()");
   *pLevelArray = reinterpret_cast<CUarray>(m->levels()[level].get());
   return CUDA_SUCCESS;
 }

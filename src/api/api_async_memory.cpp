@@ -80,8 +80,10 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
     return r;
   if (bytes == 0)
     return CUDA_SUCCESS;
-  if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkRange(dst, bytes, dstSide, "dst"); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = checkRange(src, bytes, srcSide, "src"); r != CUDA_SUCCESS)
+    return r;
   bool captured;
   if (CUresult r = captureOr(s, &captured,
                              [&](driver::NodeSpec *n) {
@@ -116,8 +118,8 @@ template <typename T> CUresult memset(CUdeviceptr dst, T value, size_t n, CUstre
     return r;
   if (n == 0)
     return CUDA_SUCCESS;
-  if (!validElements(dst, sizeof(T), n))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkElements(dst, sizeof(T), n, "dstDevice"); r != CUDA_SUCCESS)
+    return r;
   return memsetRows<T>(c, s, dst, n * sizeof(T), value, n, 1);
 }
 
@@ -131,8 +133,8 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
     return r;
   if (width == 0 || height == 0)
     return CUDA_SUCCESS;
-  if (!validRows(dst, pitch, sizeof(T), width, height))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkRows(dst, pitch, sizeof(T), width, height, "dstDevice"); r != CUDA_SUCCESS)
+    return r;
   return memsetRows<T>(c, s, dst, pitch, value, width, height);
 }
 
@@ -142,7 +144,7 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!dptr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
   if (bytes == 0) { // as NVIDIA's driver: nothing allocated, no error
     *dptr = 0;
     return CUDA_SUCCESS;
@@ -170,7 +172,9 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
     return r;
   driver::Allocation a;
   if (!driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind != driver::MemoryKind::Device)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind "
+                        "!= driver::MemoryKind::Device");
   if (a.pool)
     a.pool->unuse(a.size);
   return submit(c, s, [dptr] { driver::memory().freeInStreamOrder(dptr); });
@@ -186,14 +190,18 @@ CUresult attachMem(CUstream h, CUdeviceptr p, size_t length, unsigned flags, boo
   if (CUresult r = driver::uncapturable(s, "a managed memory attachment"); r != CUDA_SUCCESS)
     return r;
   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && "
+                        "flags != CU_MEM_ATTACH_SINGLE");
   if (flags == CU_MEM_ATTACH_SINGLE && !h) // a single stream, not the NULL stream
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags == CU_MEM_ATTACH_SINGLE && !h");
   // The whole managed allocation starting at p (length 0 means all of it).
   driver::Allocation a;
   if (!driver::memory().find(p, 0, &a) || !a.managed || a.base != p ||
       (length != 0 && length != a.size))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::memory().find(p, 0, &a) || !a.managed || a.base != p "
+                        "|| (length != 0 && length != a.size)");
   return CUDA_SUCCESS;
 }
 
@@ -220,7 +228,9 @@ CUresult copyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcon
   // A null context is the current one, as an H200 answers (tests/gpu/record_stream_memops.cpp).
   if ((dstCtx && !driver::isLiveContext(fromHandle(dstCtx))) ||
       (srcCtx && !driver::isLiveContext(fromHandle(srcCtx))))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: (dstCtx && !driver::isLiveContext(fromHandle(dstCtx))) || "
+                        "(srcCtx && !driver::isLiveContext(fromHandle(srcCtx)))");
   return copy(dst, Side::Device, src, Side::Device, bytes, h, perThread);
 }
 } // namespace
@@ -313,7 +323,9 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && "
+                        "flags != CU_MEM_ATTACH_HOST)");
   return driver::memory().allocate(c, bytesize, dptr, /*managed=*/true);
 }
 

@@ -14,7 +14,7 @@ CUresult createCtx(CUcontext *pctx, unsigned flags, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pctx || !validContextFlags(flags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pctx || !validContextFlags(flags)");
   driver::Context *c;
   CUresult r = driver::createContext(d, flags, &c);
   if (r == CUDA_SUCCESS)
@@ -32,14 +32,17 @@ CUresult destroyCtx(CUcontext ctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!ctx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctx is NULL");
   driver::Context *c = fromHandle(ctx);
   if (!driver::isLiveContext(c)) // a second destruction (an H200, tests/gpu/answers/misuse.txt)
-    return driver::isDestroyedContext(c) ? CUDA_ERROR_CONTEXT_IS_DESTROYED
-                                         : CUDA_ERROR_INVALID_CONTEXT;
-  if (c->isPrimary())
-    return CUDA_ERROR_INVALID_CONTEXT; // primary contexts are released, not destroyed
-  driver::forgetOnThisThread(c);       // popped from the calling thread's stack, as CUDA documents
+    return driver::isDestroyedContext(c)
+               ? driver::fail(CUDA_ERROR_CONTEXT_IS_DESTROYED, "context {} was destroyed",
+                              static_cast<void *>(ctx))
+               : driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
+                              static_cast<void *>(ctx));
+  if (c->isPrimary()) // primary contexts are released, not destroyed
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: c->isPrimary()");
+  driver::forgetOnThisThread(c); // popped from the calling thread's stack, as CUDA documents
   CUresult r = driver::destroyContext(c);
   driver::rememberDestroyed(c);
   return r;
@@ -57,7 +60,7 @@ CUresult primarySetFlags(CUdevice dev, unsigned int flags) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!validContextFlags(flags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validContextFlags(flags)");
   std::lock_guard lk(d->primaryMutex);
   d->primaryFlags = flags;
   return CUDA_SUCCESS;
@@ -74,9 +77,9 @@ CUresult pushCtx(CUcontext ctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!ctx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctx is NULL");
   if (!usableAsCurrent(fromHandle(ctx)))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !usableAsCurrent(fromHandle(ctx))");
   driver::push(fromHandle(ctx));
   return CUDA_SUCCESS;
 }
@@ -85,7 +88,7 @@ CUresult popCtx(CUcontext *pctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::current())
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !driver::current()");
   driver::Context *c = driver::pop();
   if (pctx)
     *pctx = toHandle(c);
@@ -97,7 +100,7 @@ CUresult contextDevice(CUdevice *device, CUcontext ctx) {
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
     return r;
   if (!device)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "device is NULL");
   *device = c->device()->ordinal();
   return CUDA_SUCCESS;
 }
@@ -120,7 +123,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pctx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pctx is NULL");
   driver::Context *c;
   CUresult r = driver::retainPrimary(d, &c);
   if (r == CUDA_SUCCESS)
@@ -142,7 +145,7 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!flags || !active)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags or active is NULL");
   std::lock_guard lk(d->primaryMutex);
   *flags = d->primaryFlags;
   *active = d->primary != nullptr;
@@ -161,9 +164,10 @@ CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev) {
 CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
                         unsigned int flags, CUdevice dev) {
   if (numParams < 0 || (numParams > 0 && !paramsArray))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: numParams < 0 || (numParams > 0 && !paramsArray)");
   if (numParams > 0) // execution affinity (SM partitioning) has no meaning on a CPU device
-    return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
+    return driver::fail(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY, "rejected: numParams > 0");
   return createCtx(pctx, flags, dev);
 }
 CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
@@ -171,11 +175,14 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int
   if (params) {
     if (params->numExecAffinityParams < 0 ||
         (params->numExecAffinityParams > 0 && !params->execAffinityParams))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: params->numExecAffinityParams < 0 || "
+                          "(params->numExecAffinityParams > 0 && !params->execAffinityParams)");
     if (params->numExecAffinityParams > 0)
-      return CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
+      return driver::fail(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,
+                          "rejected: params->numExecAffinityParams > 0");
     if (params->cigParams) // CUDA-in-graphics sharing needs a graphics API
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: params->cigParams");
   }
   return createCtx(pctx, flags, dev);
 }
@@ -191,7 +198,8 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (ctx && !usableAsCurrent(fromHandle(ctx)))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: ctx && !usableAsCurrent(fromHandle(ctx))");
   driver::setCurrent(fromHandle(ctx));
   return CUDA_SUCCESS;
 }
@@ -200,7 +208,7 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!pctx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pctx is NULL");
   *pctx = toHandle(driver::current());
   return CUDA_SUCCESS;
 }
@@ -213,7 +221,7 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!flags)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags is NULL");
   *flags = c->flags();
   return CUDA_SUCCESS;
 }

@@ -23,7 +23,7 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pvalue)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pvalue is NULL");
   return c->limit(limit, pvalue);
 }
 
@@ -32,7 +32,7 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pconfig)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pconfig is NULL");
   *pconfig = c->cacheConfig.load();
   return CUDA_SUCCESS;
 }
@@ -42,7 +42,8 @@ CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
   c->cacheConfig = config;
   return CUDA_SUCCESS;
 }
@@ -52,7 +53,7 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pConfig)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pConfig is NULL");
   *pConfig = c->sharedConfig.load();
   return CUDA_SUCCESS;
 }
@@ -62,7 +63,9 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (static_cast<unsigned>(config) > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: static_cast<unsigned>(config) > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE");
   c->sharedConfig = config;
   return CUDA_SUCCESS;
 }
@@ -72,7 +75,7 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
     return r;
   if (!version)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "version is NULL");
   *version = 3020; // every context is created through the ABI of CUDA 3.2 or later
   return CUDA_SUCCESS;
 }
@@ -82,7 +85,7 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
     return r;
   if (!ctxId)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctxId is NULL");
   *ctxId = c->id();
   return CUDA_SUCCESS;
 }
@@ -92,7 +95,7 @@ CUresult cuCtxSetFlags(unsigned int flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!validContextFlags(flags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validContextFlags(flags)");
   c->setFlags(flags);
   return CUDA_SUCCESS;
 }
@@ -118,7 +121,8 @@ CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinity
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pExecAffinity || type != CU_EXEC_AFFINITY_TYPE_SM_COUNT)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !pExecAffinity || type != CU_EXEC_AFFINITY_TYPE_SM_COUNT");
   pExecAffinity->type = type;
   pExecAffinity->param.smCount.val = c->device()->multiprocessors();
   return CUDA_SUCCESS;

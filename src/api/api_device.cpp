@@ -22,25 +22,27 @@ int codeOf(const CUresult &error) {
 
 CUresult cuGetErrorString(CUresult error, const char **pStr) {
   if (!pStr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pStr is NULL");
   const char *s = cucpu_error_string(codeOf(error));
   *pStr = s;
-  return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return s ? CUDA_SUCCESS
+           : driver::fail(CUDA_ERROR_INVALID_VALUE, "{} is no CUresult", codeOf(error));
 }
 
 CUresult cuGetErrorName(CUresult error, const char **pStr) {
   if (!pStr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pStr is NULL");
   const char *s = cucpu_error_name(codeOf(error));
   *pStr = s;
-  return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return s ? CUDA_SUCCESS
+           : driver::fail(CUDA_ERROR_INVALID_VALUE, "{} is no CUresult", codeOf(error));
 }
 
 CUresult cuInit(unsigned int Flags) { return driver::initialize(Flags); }
 
 CUresult cuDriverGetVersion(int *driverVersion) {
   if (!driverVersion)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "driverVersion is NULL");
   *driverVersion = CUDA_VERSION;
   return CUDA_SUCCESS;
 }
@@ -49,9 +51,9 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!device)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "device is NULL");
   if (!driver::device(ordinal))
-    return CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: !driver::device(ordinal)");
   *device = ordinal;
   return CUDA_SUCCESS;
 }
@@ -60,7 +62,7 @@ CUresult cuDeviceGetCount(int *count) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!count)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
   *count = driver::deviceCount();
   return CUDA_SUCCESS;
 }
@@ -70,7 +72,7 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!name || len <= 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !name || len <= 0");
   size_t n = std::min(static_cast<size_t>(len) - 1, d->name().size());
   std::memcpy(name, d->name().data(), n);
   name[n] = '\0';
@@ -82,7 +84,7 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!bytes)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "bytes is NULL");
   *bytes = d->totalMemory();
   return CUDA_SUCCESS;
 }
@@ -92,7 +94,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pi)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
   return d->attribute(attrib, pi);
 }
 
@@ -102,7 +104,7 @@ CUresult getUuid(CUuuid *uuid, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!uuid)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "uuid is NULL");
   *uuid = d->uuid();
   return CUDA_SUCCESS;
 }
@@ -116,7 +118,7 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!major || !minor)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "major or minor is NULL");
   *major = d->ccMajor();
   *minor = d->ccMinor();
   return CUDA_SUCCESS;
@@ -153,7 +155,7 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pciBusId || len <= 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pciBusId || len <= 0");
   std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0",
                 attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
                 attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
@@ -166,7 +168,9 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
     return r;
   unsigned domain, bus, device;
   if (!dev || !pciBusId || !parsePciBusId(pciBusId, &domain, &bus, &device))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !dev || !pciBusId || !parsePciBusId(pciBusId, &domain, &bus, &device)");
   for (int i = 0; i < driver::deviceCount(); ++i) {
     const driver::Device *d = driver::device(i);
     if (unsigned(attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)) == domain &&
@@ -184,7 +188,7 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!prop)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "prop is NULL");
   auto a = [&](CUdevice_attribute at) { return attributeOf(d, at); };
   prop->maxThreadsPerBlock = a(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   prop->maxThreadsDim[0] = a(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
@@ -210,7 +214,9 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_
     return r;
   if (!maxWidthInElements || (numChannels != 1 && numChannels != 2 && numChannels != 4) ||
       format == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !maxWidthInElements || (numChannels != 1 && numChannels != 2 && "
+                        "numChannels != 4) || format == 0");
   *maxWidthInElements =
       static_cast<size_t>(attributeOf(d, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH));
   return CUDA_SUCCESS;
@@ -221,7 +227,9 @@ CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevi
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pi || static_cast<unsigned>(type) >= CU_EXEC_AFFINITY_TYPE_MAX)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !pi || static_cast<unsigned>(type) >= CU_EXEC_AFFINITY_TYPE_MAX");
   *pi = 0; // worker threads cannot be partitioned between contexts
   return CUDA_SUCCESS;
 }

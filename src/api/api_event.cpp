@@ -9,12 +9,10 @@
 namespace cucpu::api::impl {
 namespace {
 
-CUresult eventOf(CUevent h, driver::Event **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  *out = reinterpret_cast<driver::Event *>(h);
-  return driver::isLiveEvent(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
+using driver::fail;
+
+// An event the registry's checks found live.
+driver::Event *eventOf(CUevent h) { return reinterpret_cast<driver::Event *>(h); }
 
 // A kernel fault in the current context is reported by event calls too, as on a GPU.
 CUresult currentSticky() {
@@ -28,17 +26,16 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   auto *e = reinterpret_cast<driver::Event *>(h);
   const driver::Context *owner = driver::eventContext(e); // one lookup: liveness and context
   if (!owner)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "hEvent = {} is not a live event",
+                static_cast<void *>(h));
   if (flags & ~unsigned(CU_EVENT_RECORD_EXTERNAL))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} has unknown bits", flags);
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(stream, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (owner != c) { // an event of another context (an H200: 400)
-    log::debug(log::Component::Api, "cuEventRecord: the event belongs to another context");
-    return CUDA_ERROR_INVALID_HANDLE;
-  }
+  if (owner != c) // an H200: 400
+    return fail(CUDA_ERROR_INVALID_HANDLE, "the event belongs to another context than the stream");
   if (driver::anyCapture()) {
     if (s->legacy())
       if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)
@@ -56,34 +53,26 @@ CUresult record(CUevent h, CUstream stream, unsigned flags, bool perThread) {
   }
   // An external record only means something in a stream being captured into a graph.
   if (flags & CU_EVENT_RECORD_EXTERNAL)
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE,
+                "CU_EVENT_RECORD_EXTERNAL outside a stream being captured");
   driver::forgetCapturedEvent(e);
   e->record(s);
   return CUDA_SUCCESS;
 }
 
 CUresult elapsed(float *ms, CUevent start, CUevent end) {
-  driver::Event *a, *b;
-  if (CUresult r = eventOf(start, &a); r != CUDA_SUCCESS)
-    return r;
-  if (CUresult r = eventOf(end, &b); r != CUDA_SUCCESS)
-    return r;
-  if (!ms)
-    return CUDA_ERROR_INVALID_HANDLE; // what NVIDIA's driver returns (tests/gpu/record_events.cpp)
-  return driver::Event::elapsed(a, b, ms);
+  if (!ms) // what NVIDIA's driver returns (tests/gpu/record_events.cpp)
+    return fail(CUDA_ERROR_INVALID_HANDLE, "pMilliseconds is NULL");
+  return driver::Event::elapsed(eventOf(start), eventOf(end), ms);
 }
 
 } // namespace
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  constexpr unsigned kKnown =
-      CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-  if (!phEvent || (Flags & ~kKnown) ||
-      ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)))
-    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c = driver::current();
+  if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "CU_EVENT_INTERPROCESS needs CU_EVENT_DISABLE_TIMING as well");
   driver::Event *e = nullptr;
   if (Flags & CU_EVENT_INTERPROCESS) {
     if (CUresult r = driver::createInterprocessEvent(Flags, &e); r != CUDA_SUCCESS)
@@ -97,9 +86,7 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
 }
 
 CUresult cuEventDestroy_v2(CUevent hEvent) {
-  driver::Event *e;
-  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
-    return r;
+  driver::Event *e = eventOf(hEvent);
   driver::unregisterEvent(e);
   driver::forgetCapturedEvent(e);
   delete e; // a queued record holds its own completion state, not the event
@@ -116,9 +103,7 @@ CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int f) {
 }
 
 CUresult cuEventQuery(CUevent hEvent) {
-  driver::Event *e;
-  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
-    return r;
+  driver::Event *e = eventOf(hEvent);
   if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
@@ -129,9 +114,7 @@ CUresult cuEventQuery(CUevent hEvent) {
 }
 
 CUresult cuEventSynchronize(CUevent hEvent) {
-  driver::Event *e;
-  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
-    return r;
+  driver::Event *e = eventOf(hEvent);
   if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
@@ -141,16 +124,14 @@ CUresult cuEventSynchronize(CUevent hEvent) {
 }
 
 CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
-  driver::Event *e;
-  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
-    return r;
+  driver::Event *e = eventOf(hEvent);
   driver::Context *c;
   if (!hCtx) // no current context stands in for it
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "hCtx is NULL");
   if (CUresult r = resolveContext(hCtx, &c); r != CUDA_SUCCESS)
     return r;
   if (driver::eventContext(e) != c)
-    return CUDA_ERROR_INVALID_HANDLE; // the event must be of the context
+    return fail(CUDA_ERROR_INVALID_HANDLE, "the event belongs to another context");
   if (CUresult r = driver::contextWideDuringCapture(c, nullptr); r != CUDA_SUCCESS)
     return r;
   driver::forgetCapturedEvent(e);
@@ -159,12 +140,10 @@ CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
 }
 
 CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
-  driver::Event *e;
-  if (CUresult r = eventOf(hEvent, &e); r != CUDA_SUCCESS)
-    return r;
+  driver::Event *e = eventOf(hEvent);
   driver::Context *c;
   if (!hCtx)
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "hCtx is NULL");
   if (CUresult r = resolveContext(hCtx, &c); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::contextWideDuringCapture(c, e); r != CUDA_SUCCESS)

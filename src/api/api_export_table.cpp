@@ -40,7 +40,7 @@ CUresult retainPrimaryContext(CUcontext *out, CUdevice dev) {
 CUresult toolsBuffer(void **buf, size_t *size) {
   alignas(64) static unsigned char zeros[1024] = {};
   if (!buf || !size)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "buf or size is NULL");
   *buf = zeros;
   *size = sizeof zeros;
   return CUDA_SUCCESS;
@@ -85,13 +85,13 @@ CUresult clsDelete(CUcontext ctx, void *key) {
 CUresult clsGet(void **value, CUcontext ctx, void *key) {
   unsigned long long id;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
     return r;
   std::lock_guard lk(clsMutex);
   auto it = cls().find({id, key});
   if (it == cls().end())
-    return CUDA_ERROR_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "rejected: it == cls().end()");
   *value = it->second.value;
   return CUDA_SUCCESS;
 }
@@ -116,9 +116,9 @@ void *size(size_t slots) { return reinterpret_cast<void *>(slots * sizeof(void *
 constexpr const char *kSlotTables[] = {"6bd5fb6c (cudart)", "21318c60 (tools context)",
                                        "6e163fbe (tools module)", "42d85a81 (current context)"};
 template <int Table, int Slot> CUresult toolsSlot() {
-  log::debug(log::Component::Api, "cuGetExportTable: slot {} of table {} is not implemented", Slot,
-             kSlotTables[Table]);
-  return CUDA_ERROR_NOT_SUPPORTED;
+  return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                      "cuGetExportTable: slot {} of table {} is not implemented", Slot,
+                      kSlotTables[Table]);
 }
 template <int Table, size_t Slots, int... I>
 std::array<void *, Slots> toolsInterface(std::integer_sequence<int, I...>, size_t emptySlot) {
@@ -160,7 +160,7 @@ auto toolsModuleTable = toolsModuleSlots();
 CUresult contextHandle(CUcontext ctx, unsigned long long, void **out, int) {
   unsigned long long id;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<void *>(static_cast<uintptr_t>(id));
@@ -169,11 +169,12 @@ CUresult contextHandle(CUcontext ctx, unsigned long long, void **out, int) {
 CUresult handleKey(CUcontext ctx, void *handle, unsigned long long *out) {
   unsigned long long id;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
     return r;
   if (reinterpret_cast<uintptr_t>(handle) != id)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE,
+                        "rejected: reinterpret_cast<uintptr_t>(handle) != id");
   *out = id;
   return CUDA_SUCCESS;
 }
@@ -261,7 +262,7 @@ namespace cucpu::api::impl {
 
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) {
   if (!ppExportTable || !pExportTableId)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ppExportTable or pExportTableId is NULL");
   const auto &u = pExportTableId->bytes;
   // Byte by byte, as the tables are named elsewhere ({6bd5fb6c-5bf4-e74a-...}).
   std::string id;
@@ -276,8 +277,8 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
     }
   }
   *ppExportTable = nullptr;
-  log::debug(log::Component::Api, "cuGetExportTable: table {{{}}} unknown, not served", id);
-  return CUDA_ERROR_INVALID_VALUE;
+  return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                      "cuGetExportTable: table {{{}}} unknown, not served", id);
 }
 
 } // namespace cucpu::api::impl

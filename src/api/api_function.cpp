@@ -10,7 +10,7 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
   if (!name)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
   *name = f->name().c_str();
   return CUDA_SUCCESS;
 }
@@ -28,7 +28,7 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
   if (!hmod)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hmod is NULL");
   *hmod = reinterpret_cast<CUmodule>(f->module());
   return CUDA_SUCCESS;
 }
@@ -38,7 +38,7 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
   if (CUresult r = functionOf(function, &f); r != CUDA_SUCCESS)
     return r;
   if (!state)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "state is NULL");
   *state = CU_FUNCTION_LOADING_STATE_LOADED; // kernels are lowered when their module loads
   return CUDA_SUCCESS;
 }
@@ -53,7 +53,8 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
   if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
   f->cacheConfig = config;
   return CUDA_SUCCESS;
 }

@@ -3,9 +3,12 @@
 #include "api_graph.h"
 
 #include "cucpu/driver/graph.h"
+#include "cucpu/driver/reason.h"
 #include "entry_points.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace cucpu::api {
 
@@ -13,14 +16,20 @@ CUresult graphOf(CUgraph h, driver::Graph **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Graph *>(h);
-  return h && driver::isLiveGraph(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return h && driver::isLiveGraph(*out)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_VALUE, "graph {} is not live",
+                            static_cast<void *>(h));
 }
 
 CUresult nodeOf(CUgraphNode h, driver::Node **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Node *>(h);
-  return h && driver::isLiveGraphNode(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return h && driver::isLiveGraphNode(*out)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_VALUE, "graph node {} is not live",
+                            static_cast<void *>(h));
 }
 
 bool defaultEdges(const CUgraphEdgeData *edges, size_t count) {
@@ -36,7 +45,7 @@ CUresult addNode(CUgraphNode *out, CUgraph hGraph, const CUgraphNode *deps, size
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!out || (count && !deps))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !out || (count && !deps)");
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
@@ -56,7 +65,7 @@ namespace {
 // Fills up to *count entries of `out` (null: only counts); *count becomes what was written.
 template <typename T, typename F> CUresult list(size_t total, T *out, size_t *count, F &&entry) {
   if (!count)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
   if (!out) {
     *count = total;
     return CUDA_SUCCESS;
@@ -77,7 +86,7 @@ CUresult edges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeDa
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!count || (!from != !to))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !count || (!from != !to)");
   auto all = g->edges();
   const size_t n = *count;
   if (CUresult r = list(all.size(), from, count, [&](size_t i) { return handle(all[i].first); });
@@ -113,9 +122,9 @@ CUresult changeEdges(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode 
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (count && (!from || !to))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!defaultEdges(data, count))
-    return CUDA_ERROR_NOT_SUPPORTED; // ports and programmatic edges: kernels only, none here
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: count && (!from || !to)");
+  if (!defaultEdges(data, count)) // ports and programmatic edges: kernels only, none here
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(data, count)");
   auto f = reinterpret_cast<driver::Node *const *>(from);
   auto t = reinterpret_cast<driver::Node *const *>(to);
   return add ? g->addEdges(f, t, count) : g->removeEdges(f, t, count);
@@ -127,7 +136,7 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!phGraph || flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !phGraph || flags != 0");
   *phGraph = reinterpret_cast<CUgraph>(driver::createGraph());
   return CUDA_SUCCESS;
 }
@@ -145,7 +154,7 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
   if (CUresult r = graphOf(originalGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!phGraphClone)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phGraphClone is NULL");
   driver::Graph *copy = driver::createGraph(); // the application's until cuGraphDestroy
   g->cloneInto(*copy);
   *phGraphClone = reinterpret_cast<CUgraph>(copy);
@@ -158,10 +167,10 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode,
   if (CUresult r = graphOf(hClonedGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!phNode || !hOriginalNode)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phNode or hOriginalNode is NULL");
   driver::Node *n = g->cloneOf(reinterpret_cast<driver::Node *>(hOriginalNode));
   if (!n)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "n is NULL");
   *phNode = handle(n);
   return CUDA_SUCCESS;
 }
@@ -171,7 +180,7 @@ CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
   if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
     return r;
   if (!type)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "type is NULL");
   *type = n->spec.type;
   return CUDA_SUCCESS;
 }
@@ -243,13 +252,16 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int fla
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!path)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
   FILE *f = std::fopen(path, "w");
   if (!f)
-    return CUDA_ERROR_OPERATING_SYSTEM;
+    return driver::fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot open {}: {}", path,
+                        std::strerror(errno));
   const std::string text = g->dot(flags);
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  return std::fclose(f) == 0 && ok ? CUDA_SUCCESS : CUDA_ERROR_OPERATING_SYSTEM;
+  return std::fclose(f) == 0 && ok
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot write {}", path);
 }
 
 CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
@@ -258,7 +270,9 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
     return r;
   // NVIDIA's driver requires CU_USER_OBJECT_NO_DESTRUCTOR_SYNC (tests/gpu/answers/graphs.txt).
   if (!object_out || !destroy || initialRefcount == 0 || flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !object_out || !destroy || initialRefcount == 0 || flags != "
+                        "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC");
   *object_out =
       reinterpret_cast<CUuserObject>(driver::createUserObject(ptr, destroy, initialRefcount));
   return CUDA_SUCCESS;
@@ -269,7 +283,8 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveUserObject(o) || count == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::isLiveUserObject(o) || count == 0");
   o->retain(count);
   return CUDA_SUCCESS;
 }
@@ -279,7 +294,8 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveUserObject(o) || count == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::isLiveUserObject(o) || count == 0");
   o->release(count);
   return CUDA_SUCCESS;
 }
@@ -291,7 +307,9 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
     return r;
   auto *o = reinterpret_cast<driver::UserObject *>(object);
   if (!driver::isLiveUserObject(o) || count == 0 || (flags & ~unsigned(CU_GRAPH_USER_OBJECT_MOVE)))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::isLiveUserObject(o) || count == 0 || (flags & "
+                        "~unsigned(CU_GRAPH_USER_OBJECT_MOVE))");
   g->retainUserObject(o, count);
   if (flags & CU_GRAPH_USER_OBJECT_MOVE) // the caller's references move to the graph
     o->release(count);
@@ -304,7 +322,8 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
     return r;
   auto *o = reinterpret_cast<driver::UserObject *>(object);
   if (!driver::isLiveUserObject(o) || count == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !driver::isLiveUserObject(o) || count == 0");
   return g->releaseUserObject(o, count);
 }
 
@@ -313,7 +332,7 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   if (CUresult r = deviceOf(device, &d); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   auto *v = static_cast<cuuint64_t *>(value);
   switch (attr) {
   case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
@@ -325,7 +344,8 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
     *v = driver::graphMemoryHigh();
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                        static_cast<long long>(attr));
   }
 }
 
@@ -334,11 +354,14 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   if (CUresult r = deviceOf(device, &d); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   // Only the high-water marks may be set, and only to 0 (a reset).
   if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
       *static_cast<cuuint64_t *>(value) != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: (attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != "
+        "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) || *static_cast<cuuint64_t *>(value) != 0");
   driver::resetGraphMemoryHigh();
   return CUDA_SUCCESS;
 }

@@ -19,7 +19,10 @@ CUresult execOf(CUgraphExec h, driver::GraphExec **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::GraphExec *>(h);
-  return h && driver::isLiveGraphExec(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return h && driver::isLiveGraphExec(*out)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_VALUE, "executable graph {} is not live",
+                            static_cast<void *>(h));
 }
 
 CUresult instantiate(CUgraphExec *out, CUgraph hGraph, unsigned long long flags) {
@@ -27,13 +30,13 @@ CUresult instantiate(CUgraphExec *out, CUgraph hGraph, unsigned long long flags)
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   if (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) {
-    log::debug(log::Component::Api, "graph instantiation: device launch is not supported");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "graph instantiation: device launch is not supported");
   }
   if (flags & ~kInstantiateFlags)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags & ~kInstantiateFlags");
   driver::GraphExec *e;
   if (CUresult r = driver::GraphExec::instantiate(*g, flags, &e); r != CUDA_SUCCESS)
     return r;
@@ -78,7 +81,7 @@ CUresult instantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_INSTANTIA
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!p)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
   p->hErrNode_out = nullptr;
   CUresult r = instantiate(out, g, p->flags);
   p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS
@@ -98,7 +101,7 @@ CUresult updateExec(CUgraphExec h, CUgraph hGraph, CUgraphExecUpdateResultInfo *
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!info)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "info is NULL");
   return e->update(*g, info);
 }
 
@@ -141,7 +144,7 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, cuuint64_t *flags) {
   if (CUresult r = execOf(h, &e); r != CUDA_SUCCESS)
     return r;
   if (!flags)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags is NULL");
   *flags = e->flags();
   return CUDA_SUCCESS;
 }
@@ -185,7 +188,7 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec h, CUgraphNode node, unsigned int *is
   if (CUresult r = execOf(h, &e); r != CUDA_SUCCESS)
     return r;
   if (!isEnabled)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "isEnabled is NULL");
   bool on;
   if (CUresult r = e->enabled(reinterpret_cast<driver::Node *>(node), &on); r != CUDA_SUCCESS)
     return r;

@@ -3,6 +3,7 @@
 #include "api_graph.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
@@ -20,7 +21,9 @@ template <typename T> CUresult paramsOf(CUgraphNode h, T **out) {
   if (CUresult r = nodeOf(h, &n); r != CUDA_SUCCESS)
     return r;
   *out = std::get_if<T>(&n->spec.params);
-  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return *out ? CUDA_SUCCESS
+              : driver::fail(CUDA_ERROR_INVALID_VALUE, "node {} is of another type",
+                             static_cast<void *>(h));
 }
 
 // Copies a node's parameter member `field` of kind T to *out.
@@ -29,7 +32,7 @@ template <typename T, typename F> CUresult getParam(CUgraphNode h, F *out, F T::
   if (CUresult r = paramsOf(h, &p); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   *out = p->*field;
   return CUDA_SUCCESS;
 }
@@ -43,7 +46,7 @@ CUresult setNode(CUgraphNode h, const Make &make) {
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
   if (spec.type != n->spec.type)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: spec.type != n->spec.type");
   if (auto *k = std::get_if<driver::KernelNodeParams>(&n->spec.params)) // attributes stay
     std::get<driver::KernelNodeParams>(spec.params).attributes = k->attributes;
   n->spec = std::move(spec);
@@ -56,7 +59,7 @@ CUresult setExecNode(CUgraphExec hExec, CUgraphNode h, const Make &make) {
     return r;
   auto *e = reinterpret_cast<driver::GraphExec *>(hExec);
   if (!driver::isLiveGraphExec(e) || !h)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveGraphExec(e) || !h");
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
@@ -64,14 +67,17 @@ CUresult setExecNode(CUgraphExec hExec, CUgraphNode h, const Make &make) {
 }
 
 CUresult contextOf(CUcontext h, driver::Context **out) {
-  return resolveContext(h, out) == CUDA_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+  return resolveContext(h, out) == CUDA_SUCCESS
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
+                            static_cast<void *>(h));
 }
 
 Make memcpyMake(const CUDA_MEMCPY3D *p, CUcontext ctx) {
   return [p, ctx](driver::NodeSpec *n) {
     driver::Context *c;
     if (!p)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
     if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
       return r;
     return copyNode(*p, c, n);
@@ -82,7 +88,7 @@ Make memsetMake(const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
   return [p, ctx](driver::NodeSpec *n) {
     driver::Context *c;
     if (!p)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
     if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
       return r;
     return memsetNode(*p, c, n);
@@ -90,7 +96,9 @@ Make memsetMake(const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
 }
 
 Make kernelMake(const CUDA_KERNEL_NODE_PARAMS *p) {
-  return [p](driver::NodeSpec *n) { return p ? kernelNode(*p, n) : CUDA_ERROR_INVALID_VALUE; };
+  return [p](driver::NodeSpec *n) {
+    return p ? kernelNode(*p, n) : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
+  };
 }
 
 CUDA_KERNEL_NODE_PARAMS fromV1(const CUDA_KERNEL_NODE_PARAMS_v1 &v1) {
@@ -101,7 +109,9 @@ CUDA_KERNEL_NODE_PARAMS fromV1(const CUDA_KERNEL_NODE_PARAMS_v1 &v1) {
 }
 
 Make hostMake(const CUDA_HOST_NODE_PARAMS *p) {
-  return [p](driver::NodeSpec *n) { return p ? hostNode(*p, n) : CUDA_ERROR_INVALID_VALUE; };
+  return [p](driver::NodeSpec *n) {
+    return p ? hostNode(*p, n) : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
+  };
 }
 
 Make eventMake(CUgraphNodeType type, CUevent e) {
@@ -113,7 +123,7 @@ CUresult kernelParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *out) {
   if (CUresult r = paramsOf(h, &k); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   std::memset(out, 0, sizeof *out);
   out->func = reinterpret_cast<CUfunction>(k->function);
   out->kern = k->kernel;
@@ -133,7 +143,9 @@ CUresult kernelParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *out) {
 Make genericMake(const CUgraphNodeParams *p) {
   return [p](driver::NodeSpec *n) -> CUresult {
     if (!p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(
+          CUDA_ERROR_INVALID_VALUE,
+          "rejected: !p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2");
     switch (p->type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
       CUDA_KERNEL_NODE_PARAMS k;
@@ -142,7 +154,8 @@ Make genericMake(const CUgraphNodeParams *p) {
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY:
       if (p->memcpy.flags || p->memcpy.reserved)
-        return CUDA_ERROR_INVALID_VALUE;
+        return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                            "rejected: p->memcpy.flags || p->memcpy.reserved");
       return memcpyMake(&p->memcpy.copyParams, p->memcpy.copyCtx)(n);
     case CU_GRAPH_NODE_TYPE_MEMSET: {
       const auto &m = p->memset;
@@ -168,7 +181,8 @@ Make genericMake(const CUgraphNodeParams *p) {
                             n);
     }
     default: // external semaphores: not supported; conditional nodes cannot change kind
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "p->type = {} is not a value this call takes",
+                          static_cast<long long>(p->type));
     }
   };
 }
@@ -180,7 +194,8 @@ CUresult conditionalNode(CUDA_CONDITIONAL_NODE_PARAMS &p, driver::Graph *g, driv
                       : p.type == CU_GRAPH_COND_TYPE_SWITCH ? p.size >= 1
                                                             : false;
   if (!sizeOk || !g->ownsConditional(p.handle))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !sizeOk || !g->ownsConditional(p.handle)");
   driver::Context *c;
   if (CUresult r = p.ctx ? resolveContext(p.ctx, &c) : currentContext(&c); r != CUDA_SUCCESS)
     return r;
@@ -203,7 +218,7 @@ CUresult conditionalNode(CUDA_CONDITIONAL_NODE_PARAMS &p, driver::Graph *g, driv
 CUresult addGeneric(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
                     const CUgraphEdgeData *edges, size_t count, CUgraphNodeParams *p) {
   if (!defaultEdges(edges, count))
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(edges, count)");
   if (p && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
     driver::Graph *graph;
     if (CUresult r = graphOf(g, &graph); r != CUDA_SUCCESS)
@@ -269,7 +284,7 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode h, CUkernelNodeAttrID attr,
   if (CUresult r = paramsOf(h, &k); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   auto it = k->attributes.find(attr);
   if (it != k->attributes.end()) {
     *out = it->second;
@@ -284,7 +299,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode h, CUkernelNodeAttrID attr,
   if (CUresult r = paramsOf(h, &k); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   if (attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
     k->cfg.cooperative = value->cooperative != 0;
   k->attributes[attr] = *value; // cache and scheduling hints: nothing to apply on a CPU
@@ -360,7 +375,7 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode h, CUgraph *out) {
   if (CUresult r = paramsOf(h, &c); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   *out = reinterpret_cast<CUgraph>(c->graph.get());
   return CUDA_SUCCESS;
 }
@@ -386,7 +401,7 @@ CUresult eventOfNode(CUgraphNode h, CUgraphNodeType type, CUevent *out) {
   if (CUresult r = nodeOf(h, &n); r != CUDA_SUCCESS)
     return r;
   if (!out || n->spec.type != type)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !out || n->spec.type != type");
   *out = reinterpret_cast<CUevent>(std::get<driver::EventNodeParams>(n->spec.params).event);
   return CUDA_SUCCESS;
 }
@@ -416,7 +431,8 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   return addNode(out, g, deps, n, [&](driver::NodeSpec *s) {
-    return p ? memAllocNode(*p, c, s) : CUDA_ERROR_INVALID_VALUE;
+    return p ? memAllocNode(*p, c, s)
+             : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
   });
 }
 CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *out) {
@@ -424,7 +440,7 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS 
   if (CUresult r = paramsOf(h, &a); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   *out = a->params;
   out->accessDescs = a->access.empty() ? nullptr : a->access.data();
   out->accessDescCount = a->access.size();
@@ -441,7 +457,7 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out) {
 CUresult cuGraphAddBatchMemOpNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
                                   const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
   return addNode(out, g, deps, n, [p](driver::NodeSpec *s) {
-    return p ? batchMemOpNode(*p, s) : CUDA_ERROR_INVALID_VALUE;
+    return p ? batchMemOpNode(*p, s) : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
   });
 }
 CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode h, CUDA_BATCH_MEM_OP_NODE_PARAMS *out) {
@@ -449,18 +465,19 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode h, CUDA_BATCH_MEM_OP_NODE_PA
   if (CUresult r = paramsOf(h, &b); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   *out = {toHandle(b->ctx), unsigned(b->ops.size()), b->ops.data(), b->flags};
   return CUDA_SUCCESS;
 }
 CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode h, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
-  return setNode(
-      h, [p](driver::NodeSpec *s) { return p ? batchMemOpNode(*p, s) : CUDA_ERROR_INVALID_VALUE; });
+  return setNode(h, [p](driver::NodeSpec *s) {
+    return p ? batchMemOpNode(*p, s) : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
+  });
 }
 CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec e, CUgraphNode h,
                                             const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
   return setExecNode(e, h, [p](driver::NodeSpec *s) {
-    return p ? batchMemOpNode(*p, s) : CUDA_ERROR_INVALID_VALUE;
+    return p ? batchMemOpNode(*p, s) : driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
   });
 }
 
@@ -489,7 +506,8 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *out, CUgraph h
   if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
     return r;
   if (!out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT)))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT))");
   *out = g->createConditional(defaultLaunchValue, flags & CU_GRAPH_COND_ASSIGN_DEFAULT);
   return CUDA_SUCCESS;
 }

@@ -70,9 +70,10 @@ CUresult greenOf(CUgreenCtx h, GreenCtx **out) {
   auto *g = reinterpret_cast<GreenCtx *>(h);
   std::lock_guard lk(registry().mutex);
   if (!g || !registry().greens.count(g))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !g || !registry().greens.count(g)");
   if (g->destroyed || !driver::isLiveContext(g->ctx))
-    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    return driver::fail(CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                        "rejected: g->destroyed || !driver::isLiveContext(g->ctx)");
   *out = g;
   return CUDA_SUCCESS;
 }
@@ -80,9 +81,10 @@ CUresult greenOf(CUgreenCtx h, GreenCtx **out) {
 CUresult resourceOf(driver::Context *c, unsigned sms, CUdevResource *resource,
                     CUdevResourceType type) {
   if (!resource)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "resource is NULL");
   if (type != CU_DEV_RESOURCE_TYPE_SM)
-    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
+                        "rejected: type != CU_DEV_RESOURCE_TYPE_SM");
   fill(resource, sms ? sms : c->device()->multiprocessors(), c->device()->ordinal());
   return CUDA_SUCCESS;
 }
@@ -100,9 +102,10 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
   if (CUresult r = deviceOf(device, &d); r != CUDA_SUCCESS)
     return r;
   if (!resource)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "resource is NULL");
   if (type != CU_DEV_RESOURCE_TYPE_SM)
-    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
+                        "rejected: type != CU_DEV_RESOURCE_TYPE_SM");
   fill(resource, d->multiprocessors(), d->ordinal());
   return CUDA_SUCCESS;
 }
@@ -130,12 +133,12 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
   (void)useFlags; // every SM stands alone already; unknown flags are ignored, as an H200 does
   Origin o;
   if (!nbGroups || !input)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "nbGroups or input is NULL");
   if (!originOf(*input, &o))
-    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE, "rejected: !originOf(*input, &o)");
   const unsigned total = input->sm.smCount;
   if (minCount > total)
-    return CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, "rejected: minCount > total");
   const unsigned size = minCount ? minCount : 1; // every SM stands alone: no rounding up
   unsigned groups = total / size;
   if (result)
@@ -153,17 +156,22 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!phDesc || !resources || nbResources == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !phDesc || !resources || nbResources == 0");
   Origin first;
   if (!originOf(resources[0], &first))
-    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
+                        "rejected: !originOf(resources[0], &first)");
   unsigned sms = 0;
   for (unsigned i = 0; i < nbResources; ++i) {
     Origin o;
     if (!originOf(resources[i], &o))
-      return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+      return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
+                          "rejected: !originOf(resources[i], &o)");
     if (o.device != first.device) // (resources of two splits are accepted, as an H200 does)
-      return CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+      return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
+                          "rejected: o.device != first.device) // (resources of two splits are "
+                          "accepted, as an H200 does");
     sms += resources[i].sm.smCount;
   }
   auto *d = new ResourceDesc{first.device, sms};
@@ -182,12 +190,14 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
   {
     std::lock_guard lk(registry().mutex);
     if (!phCtx || !registry().descs.count(rd) || flags != CU_GREEN_CTX_DEFAULT_STREAM)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: !phCtx || !registry().descs.count(rd) || flags != "
+                          "CU_GREEN_CTX_DEFAULT_STREAM");
   }
   if (rd->device != d->ordinal())
-    return CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: rd->device != d->ordinal()");
   if (rd->sms == 0)
-    return CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, "rejected: rd->sms == 0");
   driver::Context *c;
   if (CUresult r = driver::createGreenContext(d, rd->sms, &c); r != CUDA_SUCCESS)
     return r;
@@ -217,7 +227,7 @@ CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
   if (CUresult r = greenOf(hCtx, &g); r != CUDA_SUCCESS)
     return r;
   if (!pContext)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pContext is NULL");
   *pContext = toHandle(g->ctx);
   return CUDA_SUCCESS;
 }
@@ -227,7 +237,7 @@ CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) {
   if (CUresult r = greenOf(greenCtx, &g); r != CUDA_SUCCESS)
     return r;
   if (!greenCtxId)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "greenCtxId is NULL");
   *greenCtxId = g->ctx->id();
   return CUDA_SUCCESS;
 }
@@ -252,7 +262,8 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
   if (CUresult r = greenOf(greenCtx, &g); r != CUDA_SUCCESS)
     return r;
   if (!phStream || flags != CU_STREAM_NON_BLOCKING) // the only flag allowed, and required
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !phStream || flags != CU_STREAM_NON_BLOCKING");
   driver::Stream *s;
   if (CUresult r = driver::createStream(g->ctx, flags, priority, &s); r != CUDA_SUCCESS)
     return r;
@@ -264,7 +275,7 @@ CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!phCtx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phCtx is NULL");
   driver::Context *c = nullptr;
   if (auto *s = reinterpret_cast<driver::Stream *>(hStream); driver::isLiveStream(s)) {
     c = s->context();

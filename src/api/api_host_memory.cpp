@@ -21,7 +21,7 @@ CUresult hostAlloc(void **pp, size_t bytes, unsigned flags) {
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!pp || (flags & ~kHostAllocFlags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pp || (flags & ~kHostAllocFlags)");
   if (bytes == 0) { // an H200 succeeds (tests/gpu/answers/misuse.txt); there is nothing to hand out
     *pp = nullptr;
     return CUDA_SUCCESS;
@@ -60,9 +60,10 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!p || bytesize == 0 || (Flags & ~kHostRegisterFlags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !p || bytesize == 0 || (Flags & ~kHostRegisterFlags)");
   if (Flags & CU_MEMHOSTREGISTER_IOMEMORY) // device I/O memory needs a peer device
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: Flags & CU_MEMHOSTREGISTER_IOMEMORY");
   return driver::memory().registerHost(c, p, bytesize, Flags);
 }
 
@@ -71,7 +72,7 @@ CUresult cuMemHostUnregister(void *p) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!p)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
   return driver::memory().unregisterHost(p);
 }
 
@@ -81,7 +82,8 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
     return r;
   driver::Allocation a;
   if (!pdptr || Flags != 0 || !hostRange(p, &a))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !pdptr || Flags != 0 || !hostRange(p, &a)");
   *pdptr = reinterpret_cast<uintptr_t>(p); // host memory is mapped at the same address
   return CUDA_SUCCESS;
 }
@@ -92,7 +94,7 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
     return r;
   driver::Allocation a;
   if (!pFlags || !hostRange(p, &a))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pFlags || !hostRange(p, &a)");
   *pFlags = a.flags;
   return CUDA_SUCCESS;
 }

@@ -13,7 +13,7 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pHandle || !dptr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pHandle or dptr is NULL");
   // The pages move into a shared file: nothing queued may be writing them meanwhile.
   driver::synchronizeStreams(c);
   return driver::ipcExport(dptr, pHandle);
@@ -25,7 +25,7 @@ CUresult open(CUdeviceptr *pdptr, const CUipcMemHandle &handle) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pdptr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pdptr is NULL");
   return driver::ipcOpen(c, handle, pdptr);
 }
 } // namespace
@@ -51,9 +51,9 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
     return r;
   auto *e = reinterpret_cast<driver::Event *>(event);
   if (!driver::isLiveEvent(e))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveEvent(e)");
   if (!pHandle)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pHandle is NULL");
   return driver::ipcExportEvent(e, pHandle);
 }
 
@@ -62,7 +62,7 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!phEvent)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phEvent is NULL");
   driver::Event *e;
   if (CUresult r = driver::ipcOpenEvent(handle, &e); r != CUDA_SUCCESS)
     return r;

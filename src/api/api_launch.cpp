@@ -28,8 +28,8 @@ CUresult launch(CUfunction f, const driver::LaunchConfig &cfg, CUstream hStream,
   if (CUresult r = api::functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (fn->module()->context() != c) { // an H200 answers 400 (tests/gpu/answers/misuse.txt)
-    log::debug(log::Component::Api, "launch of '{}', a function of another context", fn->name());
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "launch of '{}', a function of another context",
+                        fn->name());
   }
   bool captured;
   if (CUresult r = captureOr(s, &captured,
@@ -106,7 +106,8 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!config || (config->numAttrs && !config->attrs))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !config || (config->numAttrs && !config->attrs)");
   driver::LaunchConfig cfg =
       makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                  config->blockDimY, config->blockDimZ, config->sharedMemBytes, false);
@@ -140,27 +141,24 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
       auto *event = reinterpret_cast<driver::Event *>(ev);
       // The order and codes of these checks are NVIDIA's (tests/gpu/record_launch_ex.cpp).
       if (!driver::isLiveEvent(event)) {
-        log::debug(log::Component::Api, "cuLaunchKernelEx: attribute {} names no event", int(a.id));
-        return CUDA_ERROR_INVALID_HANDLE;
+        return driver::fail(CUDA_ERROR_INVALID_HANDLE,
+                            "cuLaunchKernelEx: attribute {} names no event", int(a.id));
       }
       if (flags == CU_EVENT_RECORD_EXTERNAL) {
-        log::debug(log::Component::Api,
-                   "cuLaunchKernelEx: attribute {}: an external record "
-                   "outside stream capture",
-                   int(a.id));
-        return CUDA_ERROR_ILLEGAL_STATE;
+        return driver::fail(CUDA_ERROR_ILLEGAL_STATE,
+                            "cuLaunchKernelEx: attribute {}: an external record "
+                            "outside stream capture",
+                            int(a.id));
       }
       if (flags != 0) {
-        log::debug(log::Component::Api, "cuLaunchKernelEx: attribute {}: event flags {:#x}",
-                   int(a.id), flags);
-        return CUDA_ERROR_INVALID_VALUE;
+        return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                            "cuLaunchKernelEx: attribute {}: event flags {:#x}", int(a.id), flags);
       }
       if (!(event->flags() & CU_EVENT_DISABLE_TIMING)) {
-        log::debug(log::Component::Api,
-                   "cuLaunchKernelEx: attribute {}: the event must be "
-                   "created with CU_EVENT_DISABLE_TIMING",
-                   int(a.id));
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                            "cuLaunchKernelEx: attribute {}: the event must be "
+                            "created with CU_EVENT_DISABLE_TIMING",
+                            int(a.id));
       }
       events.push_back(ev);
       break;
@@ -172,18 +170,20 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
     case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
       // The device has no thread-block clusters (CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH is 0).
       if (a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1)
-        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+        return driver::fail(
+            CUDA_ERROR_INVALID_CLUSTER_SIZE,
+            "rejected: a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1");
       break;
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
       break;
     case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
       // Graph-only: on a stream NVIDIA's driver refuses it this way.
-      log::debug(log::Component::Api, "cuLaunchKernelEx: a device-updatable kernel node "
-                                      "outside a graph");
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                          "cuLaunchKernelEx: a device-updatable kernel node "
+                          "outside a graph");
     default:
-      log::debug(log::Component::Api, "cuLaunchKernelEx: unknown launch attribute {}", int(a.id));
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernelEx: unknown launch attribute {}",
+                          int(a.id));
     }
   }
   if (CUresult r = launch(f, cfg, config->hStream, kernelParams, extra, perThread);
@@ -214,7 +214,7 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!pi)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
   driver::Function *fn;
   if (CUresult r = api::functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;

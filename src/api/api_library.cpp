@@ -1,6 +1,6 @@
 // Entry points: the library API (cuLibrary*, cuKernel*), how cudart 13 registers kernels.
-#include "entry.h"
 #include "cucpu/support/log.h"
+#include "entry.h"
 #include "entry_points.h"
 
 #include "cucpu/driver/library.h"
@@ -19,14 +19,19 @@ CUresult libraryOf(CUlibrary h, driver::Library **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Library *>(h);
-  return driver::isLiveLibrary(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  return driver::isLiveLibrary(*out)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_HANDLE, "library {} is not live",
+                            static_cast<void *>(h));
 }
 
 CUresult kernelOf(CUkernel h, driver::Kernel **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Kernel *>(h);
-  return driver::isLiveKernel(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  return driver::isLiveKernel(*out) ? CUDA_SUCCESS
+                                    : driver::fail(CUDA_ERROR_INVALID_HANDLE,
+                                                   "kernel {} is not live", static_cast<void *>(h));
 }
 
 // JIT options change nothing on a CPU; library options (binary preserved, context-independent
@@ -36,19 +41,19 @@ CUresult kernelOf(CUkernel h, driver::Kernel **out) {
 CUresult checkOptions(unsigned numJit, CUjit_option *jit, void **jitValues, unsigned numLib,
                       CUlibraryOption *lib, void **) {
   if ((numJit && (!jit || !jitValues)) || (numLib && !lib)) {
-    log::debug(log::Component::Api, "library load: {} JIT and {} library options without arrays",
-               numJit, numLib);
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "library load: {} JIT and {} library options without arrays", numJit,
+                        numLib);
   }
   for (unsigned i = 0; i < numJit; ++i)
     if (static_cast<int>(jit[i]) < 0 || jit[i] >= CU_JIT_NUM_OPTIONS) {
-      log::debug(log::Component::Api, "library load: unknown JIT option {}", int(jit[i]));
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "library load: unknown JIT option {}",
+                          int(jit[i]));
     }
   for (unsigned i = 0; i < numLib; ++i)
     if (static_cast<int>(lib[i]) < 0 || lib[i] >= CU_LIBRARY_NUM_OPTIONS) {
-      log::debug(log::Component::Api, "library load: unknown library option {}", int(lib[i]));
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "library load: unknown library option {}",
+                          int(lib[i]));
     }
   return CUDA_SUCCESS;
 }
@@ -101,7 +106,7 @@ CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char 
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
   if (!name)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
   driver::Module *m;
   if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
     return r;
@@ -115,7 +120,7 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
                            CUlibraryOption *libraryOptions, void **libraryOptionValues,
                            unsigned int numLibraryOptions) {
   if (!library || !code)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "library or code is NULL");
   if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
                                 libraryOptions, libraryOptionValues);
       r != CUDA_SUCCESS)
@@ -128,14 +133,14 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
                                CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                unsigned int numLibraryOptions) {
   if (!library || !fileName)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "library or fileName is NULL");
   if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
                                 libraryOptions, libraryOptionValues);
       r != CUDA_SUCCESS)
     return r;
   std::ifstream in(fileName, std::ios::binary);
   if (!in)
-    return CUDA_ERROR_FILE_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   bytes.append(8, '\0'); // PTX text ends with a NUL; a fat binary is read 8-byte aligned below
   std::vector<uint64_t> aligned(bytes.size() / 8 + 1);
@@ -157,10 +162,10 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
   if (!pKernel || !name)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pKernel or name is NULL");
   driver::Kernel *k = lib->kernel(name);
   if (!k)
-    return CUDA_ERROR_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "k is NULL");
   *pKernel = reinterpret_cast<CUkernel>(k);
   return CUDA_SUCCESS;
 }
@@ -170,7 +175,7 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
   if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
     return r;
   if (!count)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<unsigned>(l->kernels().size());
   return CUDA_SUCCESS;
 }
@@ -180,7 +185,8 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, C
   if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
     return r;
   if (!kernels || numKernels < l->kernels().size())
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !kernels || numKernels < l->kernels().size()");
   for (size_t i = 0; i < l->kernels().size(); ++i)
     kernels[i] = reinterpret_cast<CUkernel>(l->kernels()[i].get());
   return CUDA_SUCCESS;
@@ -191,7 +197,7 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
   if (!pMod)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pMod is NULL");
   driver::Module *m;
   if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
     return r;
@@ -215,13 +221,13 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char 
   if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
     return r;
   if (!fptr || !symbol)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "fptr or symbol is NULL");
   return CUDA_ERROR_NOT_FOUND;
 }
 
 CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
   if (!pFunc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pFunc is NULL");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
@@ -234,9 +240,9 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
   if (!pi)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
   if (!c)
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "c is NULL");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
@@ -258,7 +264,9 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
   if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
     return r;
   if (config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL");
   driver::Context *c;
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
@@ -270,7 +278,7 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
   if (CUresult r = kernelOf(hfunc, &k); r != CUDA_SUCCESS)
     return r;
   if (!name)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
   *name = k->name().c_str();
   return CUDA_SUCCESS;
 }
@@ -278,7 +286,7 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
 CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
                               size_t *paramSize) {
   if (!paramOffset && !paramSize)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !paramOffset && !paramSize");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
@@ -290,7 +298,7 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
   if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
     return r;
   if (!pLib)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pLib is NULL");
   *pLib = reinterpret_cast<CUlibrary>(k->library());
   return CUDA_SUCCESS;
 }

@@ -33,7 +33,7 @@ CUresult create(unsigned numOptions, CUjit_option *options, void **values, CUlin
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   driver::LoadOptions opts;
   if (CUresult r = parseJitOptions(numOptions, options, values, &opts); r != CUDA_SUCCESS)
     return r;
@@ -50,9 +50,9 @@ CUresult addData(CUlinkState state, CUjitInputType type, const void *data, size_
     return r;
   driver::Linker *l = linkerOf(state);
   if (!l)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "l is NULL");
   if (!data || size == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !data || size == 0");
   return l->add(type, data, size, name);
 }
 
@@ -60,12 +60,12 @@ CUresult addFile(CUlinkState state, CUjitInputType type, const char *path) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!linkerOf(state))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !linkerOf(state)");
   if (!path)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return CUDA_ERROR_FILE_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string bytes = ss.str();
@@ -108,9 +108,9 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
     return r;
   driver::Linker *l = linkerOf(state);
   if (!l)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "l is NULL");
   if (!cubinOut || !sizeOut)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "cubinOut or sizeOut is NULL");
   return l->complete(cubinOut, sizeOut);
 }
 
@@ -122,7 +122,7 @@ CUresult cuLinkDestroy(CUlinkState state) {
     std::lock_guard lk(linkersMutex);
     auto *l = reinterpret_cast<driver::Linker *>(state);
     if (!linkers().erase(l))
-      return CUDA_ERROR_INVALID_HANDLE;
+      return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !linkers().erase(l)");
     owned.reset(l);
   }
   return CUDA_SUCCESS;

@@ -18,7 +18,9 @@ constexpr int kCpuBit = 63;
 // The managed allocation holding [p, p + count), or INVALID_VALUE.
 CUresult managedRange(CUdeviceptr p, size_t count, driver::Allocation *out) {
   if (count == 0 || !driver::memory().find(p, count, out) || !out->managed)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: count == 0 || !driver::memory().find(p, count, out) || !out->managed");
   return CUDA_SUCCESS;
 }
 
@@ -53,7 +55,9 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device, bo
   const bool needsDevice =
       advice != CU_MEM_ADVISE_SET_READ_MOSTLY && advice != CU_MEM_ADVISE_UNSET_READ_MOSTLY;
   if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > "
+                        "CU_MEM_ADVISE_UNSET_ACCESSED_BY");
   if (needsDevice && !validLocation(device))
     return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
   const uint64_t bit = uint64_t(1) << (device == CU_DEVICE_CPU ? kCpuBit : device);
@@ -92,7 +96,7 @@ CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perT
     return r;
   driver::Allocation a;
   if (!count || !validDevice(p, count))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !count || !validDevice(p, count)");
   if (!validLocation(device))
     return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
   if (driver::memory().find(p, count, &a) && a.managed)
@@ -109,10 +113,10 @@ CUmemLocationType typeOf(int device) {
 CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
                         const driver::Allocation &a) {
   if (!data)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "data is NULL");
   auto put = [&](int v) {
     if (size != sizeof(int))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: size != sizeof(int)");
     std::memcpy(data, &v, sizeof v);
     return CUDA_SUCCESS;
   };
@@ -133,7 +137,8 @@ CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
     return put(a.lastPrefetch);
   case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: { // the devices, then CU_DEVICE_INVALID to the end
     if (size == 0 || size % sizeof(int) != 0)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: size == 0 || size % sizeof(int) != 0");
     std::vector<int> out(size / sizeof(int), CU_DEVICE_INVALID);
     size_t n = 0;
     for (int d = 0; d < 64 && n < out.size(); ++d)
@@ -143,7 +148,8 @@ CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
     return CUDA_SUCCESS;
   }
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                        static_cast<long long>(attr));
   }
 }
 
@@ -189,7 +195,8 @@ CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribu
 CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
                                  size_t numAttributes, CUdeviceptr devPtr, size_t count) {
   if (!data || !dataSizes || !attributes || numAttributes == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !data || !dataSizes || !attributes || numAttributes == 0");
   driver::Allocation a;
   if (CUresult r = rangeOf(devPtr, count, &a); r != CUDA_SUCCESS)
     return r;

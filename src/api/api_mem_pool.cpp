@@ -16,7 +16,7 @@ namespace {
 CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
   auto *p = reinterpret_cast<driver::MemPool *>(h);
   if (!driver::isLivePool(p))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLivePool(p)");
   *out = p;
   return CUDA_SUCCESS;
 }
@@ -26,9 +26,11 @@ CUmemoryPool handleOf(driver::MemPool *p) { return reinterpret_cast<CUmemoryPool
 // The device a pool location names (device locations only: host pools are not offered).
 CUresult deviceAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Device **out) {
   if (!loc || type != CU_MEM_ALLOCATION_TYPE_PINNED)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !loc || type != CU_MEM_ALLOCATION_TYPE_PINNED");
   if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "rejected: loc->type != CU_MEM_LOCATION_TYPE_DEVICE");
   return deviceOf(loc->id, out);
 }
 
@@ -40,7 +42,7 @@ CUresult allocFromPool(CUdeviceptr *dptr, size_t bytes, CUmemoryPool h, CUstream
     return r;
   driver::MemPool *pool;
   if (!dptr)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
   if (CUresult r = poolOf(h, &pool); r != CUDA_SUCCESS)
     return r;
   if (bytes == 0) { // as NVIDIA's driver: nothing allocated, no error
@@ -62,7 +64,7 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pool_out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool_out is NULL");
   *pool_out = handleOf(driver::defaultPool(d));
   return CUDA_SUCCESS;
 }
@@ -72,7 +74,7 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pool)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool is NULL");
   *pool = handleOf(driver::currentPool(d));
   return CUDA_SUCCESS;
 }
@@ -85,7 +87,7 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
   if (p->device() != d)
-    return CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: p->device() != d");
   driver::setCurrentPool(d, p);
   return CUDA_SUCCESS;
 }
@@ -117,13 +119,21 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
     return r;
   if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
       props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED || "
+        "props->location.type != CU_MEM_LOCATION_TYPE_DEVICE");
   driver::Device *d;
-  if (deviceOf(props->location.id, &d) != CUDA_SUCCESS)
-    return CUDA_ERROR_INVALID_VALUE; // an H200 answers so for a device that does not exist
+  if (deviceOf(props->location.id, &d) !=
+      CUDA_SUCCESS) // an H200 answers so for a device that does not exist
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: deviceOf(props->location.id, &d) != CUDA_SUCCESS");
   if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE &&
-      props->handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return CUDA_ERROR_NOT_SUPPORTED; // only file descriptors are handles here
+      props->handleTypes !=
+          CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // only file descriptors are handles here
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "rejected: props->handleTypes != CU_MEM_HANDLE_TYPE_NONE && "
+                        "props->handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
   *pool = handleOf(driver::createPool(d, *props));
   return CUDA_SUCCESS;
 }
@@ -139,7 +149,7 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   return p->getAttribute(attr, value);
 }
 
@@ -147,8 +157,8 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   driver::MemPool *p;
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
-  if (!value)
-    return CUDA_ERROR_INVALID_VALUE; // (NVIDIA's driver crashes)
+  if (!value) // (NVIDIA's driver crashes)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   return p->setAttribute(attr, value);
 }
 
@@ -165,11 +175,12 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
   if (!map)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "map is NULL");
   for (size_t i = 0; i < count; ++i) {
     driver::Device *d;
     if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE");
     if (CUresult r = deviceOf(map[i].location.id, &d); r != CUDA_SUCCESS)
       return r;
     if (CUresult r = p->setAccess(d->ordinal(), map[i].flags); r != CUDA_SUCCESS)
@@ -184,7 +195,9 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
   if (CUresult r = poolOf(memPool, &p); r != CUDA_SUCCESS)
     return r;
   if (!flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE");
   driver::Device *d;
   if (CUresult r = deviceOf(location->id, &d); r != CUDA_SUCCESS)
     return r;
@@ -200,7 +213,10 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
     return r;
   if (!handle_out || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || flags != 0 ||
       !p->exportable() || p->imported())
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !handle_out || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || flags "
+        "!= 0 || !p->exportable() || p->imported()");
   return p->exportHandle(static_cast<int *>(handle_out));
 }
 
@@ -210,10 +226,12 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
-  if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return CUDA_ERROR_NOT_SUPPORTED; // as an H200 answers for other handle types
+  if (handleType !=
+      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // as an H200 answers for other handle types
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "rejected: handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
   if (!pool_out || flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pool_out || flags != 0");
   driver::MemPool *p;
   const int fd = static_cast<int>(reinterpret_cast<uintptr_t>(handle));
   if (CUresult r = driver::MemPool::importHandle(c->device(), fd, &p); r != CUDA_SUCCESS)
@@ -227,8 +245,10 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
     return r;
   driver::Allocation a;
   if (!shareData_out || !driver::memory().find(ptr, 0, &a) || a.base != ptr || !a.pool ||
-      a.pool->imported())
-    return CUDA_ERROR_INVALID_VALUE; // a pool block, from its base, of the exporting process
+      a.pool->imported()) // a pool block, from its base, of the exporting process
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !shareData_out || !driver::memory().find(ptr, 0, &a) || a.base "
+                        "!= ptr || !a.pool || a.pool->imported()");
   return a.pool->exportPointer(a, shareData_out);
 }
 
@@ -241,7 +261,7 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!ptr_out || !shareData)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ptr_out or shareData is NULL");
   return p->importPointer(c, *shareData, ptr_out);
 }
 

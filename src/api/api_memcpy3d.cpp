@@ -42,14 +42,17 @@ CUresult bindArray(Side &s, const Copy &c, std::shared_ptr<driver::Array> *keep)
   if (s.type != CU_MEMORYTYPE_ARRAY)
     return CUDA_SUCCESS;
   auto a = driver::findArray(s.array);
-  if (!a)
-    return CUDA_ERROR_INVALID_VALUE; // as NVIDIA's driver answers for a null array
+  if (!a) // as NVIDIA's driver answers for a null array
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "a is NULL");
   const driver::ImageLevel l = a->level();
   s.pitch = l.pitch;
   s.height = l.height;
   if (s.x > l.pitch || c.width > l.pitch - s.x || s.y > l.height || c.height > l.height - s.y ||
       s.z > a->slices() || c.depth > a->slices() - s.z)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: s.x > l.pitch || c.width > l.pitch - s.x || s.y > l.height || c.height > "
+        "l.height - s.y || s.z > a->slices() || c.depth > a->slices() - s.z");
   s.host = a->data();
   *keep = std::move(a);
   return CUDA_SUCCESS;
@@ -59,9 +62,10 @@ CUresult bindArray(Side &s, const Copy &c, std::shared_ptr<driver::Array> *keep)
 CUresult resolve(const Side &s, const Copy &c, char **out) {
   const size_t rows = c.height, slices = c.depth;
   if ((rows > 1 || slices > 1) && s.pitch < s.x + c.width)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: (rows > 1 || slices > 1) && s.pitch < s.x + c.width");
   if (slices > 1 && s.height < s.y + rows)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: slices > 1 && s.height < s.y + rows");
   const size_t slice = s.pitch * s.height;
   const size_t first = s.z * slice + s.y * s.pitch + s.x;
   const size_t extent = (slices - 1) * slice + (rows - 1) * s.pitch + c.width;
@@ -69,24 +73,26 @@ CUresult resolve(const Side &s, const Copy &c, char **out) {
   switch (s.type) {
   case CU_MEMORYTYPE_HOST:
     if (!s.host)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !s.host");
     *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
     return CUDA_SUCCESS;
   case CU_MEMORYTYPE_DEVICE:
     base = s.device;
     if (!validDevice(base + first, extent))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validDevice(base + first, extent)");
     break;
   case CU_MEMORYTYPE_UNIFIED:
     base = s.device;
     if (!validUnified(base + first, extent))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: !validUnified(base + first, extent)");
     break;
   case CU_MEMORYTYPE_ARRAY: // bound by bindArray
     *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "s.type = {} is not a value this call takes",
+                        static_cast<long long>(s.type));
   }
   *out = static_cast<char *>(hostPtr(base + first));
   return CUDA_SUCCESS;
@@ -182,7 +188,7 @@ CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
 
 CUresult copy2D(const CUDA_MEMCPY2D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
   return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1}, stream, pt);
 }
 
@@ -197,18 +203,21 @@ template <typename D> Copy copyOf3D(const D &d) {
 
 CUresult copy3D(const CUDA_MEMCPY3D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1");
   return run(copyOf3D(*p), stream, pt);
 }
 
 CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
   if (!p || p->srcLOD || p->dstLOD)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !p || p->srcLOD || p->dstLOD");
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveContext(fromHandle(p->srcContext)) ||
       !driver::isLiveContext(fromHandle(p->dstContext)))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: !driver::isLiveContext(fromHandle(p->srcContext)) || "
+                        "!driver::isLiveContext(fromHandle(p->dstContext))");
   return run(copyOf3D(*p));
 }
 
@@ -307,7 +316,8 @@ namespace cucpu::api {
 
 CUresult copyWork(const CUDA_MEMCPY3D &p, driver::Work *out) {
   if (p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1");
   if (CUresult r = impl::prepare(impl::copyOf3D(p), out); r != CUDA_SUCCESS)
     return r;
   return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; // an empty copy is refused

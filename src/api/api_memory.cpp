@@ -23,8 +23,8 @@ template <typename T> CUresult memsetN(CUdeviceptr dst, T value, size_t n) {
     return r;
   if (n == 0)
     return CUDA_SUCCESS;
-  if (!validElements(dst, sizeof(T), n))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkElements(dst, sizeof(T), n, "dstDevice"); r != CUDA_SUCCESS)
+    return r;
   T *p = static_cast<T *>(ptr(dst));
   if constexpr (sizeof(T) == 1)
     std::memset(p, value, n);
@@ -43,8 +43,8 @@ CUresult memset2D(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t h
     return r;
   if (width == 0 || height == 0)
     return CUDA_SUCCESS;
-  if (!validRows(dst, pitch, sizeof(T), width, height))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkRows(dst, pitch, sizeof(T), width, height, "dstDevice"); r != CUDA_SUCCESS)
+    return r;
   for (size_t y = 0; y < height; ++y)
     std::fill_n(static_cast<T *>(ptr(dst + y * pitch)), width, value);
   return c->stickyError();
@@ -58,8 +58,10 @@ CUresult copy(CUdeviceptr dst, Side dstSide, CUdeviceptr src, Side srcSide, size
     return r;
   if (bytes == 0)
     return CUDA_SUCCESS;
-  if (!valid(dst, bytes, dstSide) || !valid(src, bytes, srcSide))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = checkRange(dst, bytes, dstSide, "dst"); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = checkRange(src, bytes, srcSide, "src"); r != CUDA_SUCCESS)
+    return r;
   std::memmove(ptr(dst), ptr(src), bytes);
   return c->stickyError();
 }
@@ -73,7 +75,7 @@ CUresult copyPeer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext 
     return r;
   if (!dstCtx || !srcCtx || !driver::isLiveContext(fromHandle(dstCtx)) ||
       !driver::isLiveContext(fromHandle(srcCtx)))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "dstContext or srcContext is not live");
   return copy(dst, Side::Device, src, Side::Device, bytes);
 }
 
@@ -86,7 +88,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
   if (!dptr || bytesize == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !dptr || bytesize == 0");
   return driver::memory().allocate(c, bytesize, dptr);
 }
 
@@ -147,13 +149,19 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
     return r;
-  if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
-      (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (!dptr || !pPitch)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "output dptr or pPitch is NULL");
+  if (WidthInBytes == 0 || Height == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "an empty allocation ({} x {})", WidthInBytes,
+                        Height);
+  if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ElementSizeBytes = {} is not 4, 8 or 16",
+                        ElementSizeBytes);
   constexpr size_t kPitchAlign = 512; // rows start on texture-pitch boundaries, as on GPUs
   size_t pitch = (WidthInBytes + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
   if (pitch < WidthInBytes || Height > SIZE_MAX / pitch)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY,
+                        "rejected: pitch < WidthInBytes || Height > SIZE_MAX / pitch");
   CUresult r = driver::memory().allocate(c, pitch * Height, dptr);
   if (r == CUDA_SUCCESS)
     *pPitch = pitch;

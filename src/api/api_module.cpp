@@ -21,7 +21,7 @@ CUresult load(CUmodule *module, const void *image, const driver::LoadOptions &op
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!module || !image)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or image is NULL");
   driver::Module *m;
   CUresult r = driver::loadModule(c, image, opts, &m);
   if (r == CUDA_SUCCESS)
@@ -46,12 +46,14 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!module || !fname)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or fname is NULL");
   std::ifstream in(fname, std::ios::binary);
   if (!in)
-    return CUDA_ERROR_FILE_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
   if (std::filesystem::is_directory(fname)) // opens, but cannot be read (an H200 answers 2)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY,
+                        "rejected: std::filesystem::is_directory(fname)) // opens, but cannot be "
+                        "read (an H200 answers 2");
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str(); // NUL-terminated by std::string
@@ -63,7 +65,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
     return r;
   auto *m = reinterpret_cast<driver::Module *>(hmod);
   if (!driver::isLiveModule(m))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveModule(m)");
   return driver::unloadModule(m);
 }
 
@@ -71,13 +73,13 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!hfunc || !name)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hfunc or name is NULL");
   auto *m = reinterpret_cast<driver::Module *>(hmod);
   if (!driver::isLiveModule(m))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveModule(m)");
   driver::Function *f = m->function(name);
   if (!f)
-    return CUDA_ERROR_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "f is NULL");
   *hfunc = reinterpret_cast<CUfunction>(f);
   return CUDA_SUCCESS;
 }
@@ -87,11 +89,12 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
   if (CUresult r = moduleOf(hmod, &m); r != CUDA_SUCCESS)
     return r;
   if (!name || (!dptr && !bytes))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !name || (!dptr && !bytes)");
   CUresult r = m->global(name, dptr, bytes);
   if (r == CUDA_ERROR_NOT_FOUND && m->function(name)) {
-    log::debug(log::Component::Api, "cuModuleGetGlobal: '{}' is a kernel, not a variable", name);
-    return CUDA_ERROR_INVALID_VALUE; // as an H200 answers
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "cuModuleGetGlobal: '{}' is a kernel, not a variable",
+                        name); // as an H200 answers
   }
   return r;
 }
@@ -101,7 +104,7 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
   if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
     return r;
   if (!count)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
   *count = static_cast<unsigned>(m->functions().size());
   return CUDA_SUCCESS;
 }
@@ -112,7 +115,7 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
   if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
     return r;
   if (!functions)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "functions is NULL");
   const auto &all = m->functions();
   for (size_t i = 0; i < all.size() && i < numFunctions; ++i)
     functions[i] = reinterpret_cast<CUfunction>(all[i].get());
@@ -121,7 +124,7 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
 
 CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
   if (!mode)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "mode is NULL");
   // CUDA_MODULE_LOADING=EAGER asks for eager loading; lazy is CUDA's default.
   auto v = env::get("CUDA_MODULE_LOADING");
   *mode = v && *v == "EAGER" ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;

@@ -11,7 +11,7 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
   if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!module || !fatCubin)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or fatCubin is NULL");
   driver::Module *m;
   CUresult r = driver::loadModule(c, fatCubin, {}, &m);
   if (r == CUDA_SUCCESS)

@@ -21,7 +21,8 @@ CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dyn
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
   if (!numBlocks || blockSize <= 0 || (flags & ~kKnownFlags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !numBlocks || blockSize <= 0 || (flags & ~kKnownFlags)");
   *numBlocks = f->activeBlocksPerMultiprocessor(blockSize, dynamicSMemSize);
   return CUDA_SUCCESS;
 }
@@ -35,7 +36,9 @@ CUresult potentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
   if (!minGridSize || !blockSize || blockSizeLimit < 0 || (flags & ~kKnownFlags))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !minGridSize || !blockSize || blockSizeLimit < 0 || (flags & ~kKnownFlags)");
   int limit = f->maxThreadsPerBlock();
   if (blockSizeLimit > 0)
     limit = std::min(limit, blockSizeLimit);
@@ -88,7 +91,8 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
   if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !dynamicSmemSize || numBlocks <= 0 || blockSize <= 0");
   *dynamicSmemSize = f->availableDynamicShared(numBlocks, blockSize);
   return CUDA_SUCCESS;
 }

@@ -19,7 +19,7 @@ CUresult setParam(CUfunction f, int offset, const void *value, size_t bytes) {
   if (CUresult r = functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (offset < 0 || !value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: offset < 0 || !value");
   std::lock_guard lk(fn->oldLaunchMutex);
   auto &params = fn->oldLaunch.params;
   if (params.size() < size_t(offset) + bytes)
@@ -35,7 +35,7 @@ CUresult launchGrid(CUfunction f, int width, int height, CUstream stream) {
   if (CUresult r = functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (width <= 0 || height <= 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: width <= 0 || height <= 0");
   driver::Function::OldLaunch state;
   {
     std::lock_guard lk(fn->oldLaunchMutex);
@@ -60,7 +60,9 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
   if (CUresult r = functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;
   if (x <= 0 || y <= 0 || z <= 0 || long(x) * y * z > fn->maxThreadsPerBlock())
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: x <= 0 || y <= 0 || z <= 0 || long(x) * y * z > fn->maxThreadsPerBlock()");
   std::lock_guard lk(fn->oldLaunchMutex);
   fn->oldLaunch.block[0] = unsigned(x);
   fn->oldLaunch.block[1] = unsigned(y);
@@ -73,7 +75,8 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
   if (CUresult r = functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;
   if (bytes > unsigned(fn->maxDynamicShared()))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: bytes > unsigned(fn->maxDynamicShared())");
   std::lock_guard lk(fn->oldLaunchMutex);
   fn->oldLaunch.shared = bytes;
   return CUDA_SUCCESS;
@@ -87,7 +90,10 @@ CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
   if (config != CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE &&
       config != CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE &&
       config != CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: config != CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE && config != "
+                        "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE && config != "
+                        "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE");
   return CUDA_SUCCESS;
 }
 
@@ -123,7 +129,7 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pctx || flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pctx || flags != 0");
   ++c->usage;
   *pctx = toHandle(c);
   return CUDA_SUCCESS;
@@ -134,7 +140,8 @@ CUresult cuCtxDetach(CUcontext ctx) {
     return r;
   driver::Context *c = fromHandle(ctx);
   if (!ctx || !driver::isLiveContext(c) || c->isPrimary())
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: !ctx || !driver::isLiveContext(c) || c->isPrimary()");
   if (--c->usage > 0)
     return CUDA_SUCCESS;
   driver::forgetOnThisThread(c); // the last detach destroys it, as cuCtxDestroy would

@@ -11,7 +11,7 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
   if (CUresult r = deviceOf(peerDev, &p); r != CUDA_SUCCESS)
     return r;
   if (!canAccessPeer)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "canAccessPeer is NULL");
   *canAccessPeer = d != p; // a device is not its own peer
   return CUDA_SUCCESS;
 }
@@ -24,9 +24,9 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
   if (CUresult r = deviceOf(dstDevice, &d); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   if (s == d)
-    return CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: s == d");
   switch (attrib) {
   case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
     *value = 0;
@@ -42,7 +42,8 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
     *value = 0;
     break;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "attrib = {} is not a value this call takes",
+                        static_cast<long long>(attrib));
   }
   return CUDA_SUCCESS;
 }
@@ -52,14 +53,15 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (Flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: Flags != 0");
   driver::Context *peer = fromHandle(peerContext);
   if (!peerContext || !driver::isLiveContext(peer))
-    return CUDA_ERROR_INVALID_CONTEXT;
-  if (peer == c)
-    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; // a context to itself, as an H200 answers
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: !peerContext || !driver::isLiveContext(peer)");
+  if (peer == c) // a context to itself, as an H200 answers
+    return driver::fail(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "rejected: peer == c");
   if (peer->device() == c->device())
-    return CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: peer->device() == c->device()");
   std::lock_guard lk(c->mutex);
   return c->peers.insert(peer).second ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
 }
@@ -70,7 +72,8 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
     return r;
   driver::Context *peer = fromHandle(peerContext);
   if (!peerContext || !driver::isLiveContext(peer))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
+                        "rejected: !peerContext || !driver::isLiveContext(peer)");
   std::lock_guard lk(c->mutex);
   return c->peers.erase(peer) ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }

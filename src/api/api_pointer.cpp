@@ -85,8 +85,9 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
   case CU_POINTER_ATTRIBUTE_P2P_TOKENS: // no GPUDirect peers: zero tokens, as an H100 gives
     put(data, CUDA_POINTER_ATTRIBUTE_P2P_TOKENS{});
     break;
-  default:
-    return CUDA_ERROR_INVALID_VALUE; // unknown attributes
+  default: // unknown attributes
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                        static_cast<long long>(attr));
   }
   return CUDA_SUCCESS;
 }
@@ -98,7 +99,9 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
     return r;
   driver::Allocation a;
   if (!data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a)");
   return impl::attribute(attribute, data, &a, ptr, false);
 }
 
@@ -107,12 +110,13 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (numAttributes == 0 || !attributes || !data)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: numAttributes == 0 || !attributes || !data");
   driver::Allocation a;
   const bool known = driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a);
   for (unsigned i = 0; i < numAttributes; ++i) {
     if (!data[i])
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !data[i]");
     if (CUresult r = impl::attribute(attributes[i], data[i], known ? &a : nullptr, ptr, true);
         r != CUDA_SUCCESS)
       return r;
@@ -123,8 +127,9 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
 CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
-  if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
-    return CUDA_ERROR_INVALID_VALUE;                               // the only settable attribute
+  if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) // the only settable attribute
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS");
   const bool on = *static_cast<const unsigned char *>(value) != 0; // a C bool
   return driver::memory().setSyncMemops(static_cast<uintptr_t>(ptr), on) ? CUDA_SUCCESS
                                                                          : CUDA_ERROR_INVALID_VALUE;
@@ -136,7 +141,8 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
     return r;
   driver::Allocation a;
   if (!driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a))
-    return CUDA_ERROR_NOT_FOUND;
+    return driver::fail(CUDA_ERROR_NOT_FOUND,
+                        "rejected: !driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a)");
   if (pbase)
     *pbase = a.base;
   if (psize)

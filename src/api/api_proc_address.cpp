@@ -1,4 +1,5 @@
 // Entry points: cuGetProcAddress, answering (name, CUDA version, stream mode) from the registry.
+#include "cucpu/driver/reason.h"
 #include "entry_points.h"
 
 #include <algorithm>
@@ -47,8 +48,11 @@ CUresult getProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint6
                         CUdriverProcAddressQueryResult *symbolStatus) {
   constexpr cuuint64_t kKnown =
       CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
-  if (!symbol || !pfn || (flags & ~kKnown) || (flags & kKnown) == kKnown)
-    return CUDA_ERROR_INVALID_VALUE;
+  if (!symbol || !pfn)
+    return cucpu::driver::fail(CUDA_ERROR_INVALID_VALUE, "symbol or pfn is NULL");
+  if ((flags & ~kKnown) || (flags & kKnown) == kKnown)
+    return cucpu::driver::fail(CUDA_ERROR_INVALID_VALUE,
+                               "flags = {:#x}: unknown bits, or both stream flags", flags);
   Found f = lookup(symbol, cudaVersion, flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
   *pfn = f.fn;
   if (!symbolStatus)

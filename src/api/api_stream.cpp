@@ -10,6 +10,8 @@
 namespace cucpu::api::impl {
 namespace {
 
+using driver::fail;
+
 CUresult properties(CUstream h, bool perThread, driver::Context **c, driver::Stream **s) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
@@ -49,9 +51,10 @@ CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
     return r;
   auto *ev = reinterpret_cast<driver::Event *>(e);
   if (!driver::isLiveEvent(ev))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "hEvent = {} is not a live event",
+                static_cast<void *>(e));
   if (flags & ~unsigned(CU_EVENT_WAIT_EXTERNAL))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "Flags = {:#x} has unknown bits", flags);
   if (driver::anyCapture()) {
     if (s->legacy())
       if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)
@@ -76,7 +79,7 @@ CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!fn)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
   bool captured;
   if (CUresult r = captureOr(s, &captured,
                              [&](driver::NodeSpec *n) {
@@ -93,8 +96,10 @@ CUresult addCallback(CUstream h, CUstreamCallback cb, void *userData, unsigned f
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!cb || flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+  if (!cb)
+    return fail(CUDA_ERROR_INVALID_VALUE, "callback is NULL");
+  if (flags != 0)
+    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
   // Callbacks cannot be captured (host functions can), as NVIDIA's driver answers.
   if (CUresult r = driver::uncapturable(s, "a stream callback"); r != CUDA_SUCCESS)
     return r;
@@ -107,7 +112,7 @@ CUresult getPriority(CUstream h, int *priority, bool perThread) {
   if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!priority)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "output priority is NULL");
   *priority = s->priority();
   return CUDA_SUCCESS;
 }
@@ -118,7 +123,7 @@ CUresult getFlags(CUstream h, unsigned *flags, bool perThread) {
   if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!flags)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "output flags is NULL");
   *flags = s->flags();
   return CUDA_SUCCESS;
 }
@@ -129,7 +134,7 @@ CUresult getId(CUstream h, unsigned long long *id, bool perThread) {
   if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!id)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "output streamId is NULL");
   *id = s->id(); // the legacy stream is stream 0
   return CUDA_SUCCESS;
 }
@@ -140,7 +145,7 @@ CUresult getCtx(CUstream h, CUcontext *pctx, bool perThread) {
   if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!pctx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "output pctx is NULL");
   *pctx = toHandle(c);
   return CUDA_SUCCESS;
 }
@@ -151,18 +156,14 @@ CUresult getDevice(CUstream h, CUdevice *device, bool perThread) {
   if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!device)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "output device is NULL");
   return impl::cuCtxGetDevice_v2(device, toHandle(c));
 }
 
 } // namespace
 
 CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!phStream || (flags & ~unsigned(CU_STREAM_NON_BLOCKING)))
-    return CUDA_ERROR_INVALID_VALUE;
+  driver::Context *c = driver::current();
   // cuCtxGetStreamPriorityRange reports 0 (least) to -5 (greatest); CUDA clamps into it. The
   // priority is recorded; every stream's executor is an ordinary thread.
   priority = std::clamp(priority, -5, 0);
@@ -182,7 +183,7 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
     return r;
   auto *s = reinterpret_cast<driver::Stream *>(hStream);
   if (!hStream || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "a default stream cannot be destroyed");
   return driver::destroyStream(s);
 }
 
@@ -217,7 +218,7 @@ CUresult cuStreamGetCtx_ptsz(CUstream h, CUcontext *c) { return getCtx(h, c, tru
 // A stream belongs to an ordinary context here (no green contexts): pGreenCtx reads null.
 static CUresult getCtxV2(CUstream h, CUcontext *pCtx, CUgreenCtx *pGreenCtx, bool ptsz) {
   if (!pCtx && !pGreenCtx)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "outputs pCtx and pGreenCtx are both NULL");
   CUcontext c = nullptr;
   if (CUresult r = getCtx(h, &c, ptsz); r != CUDA_SUCCESS)
     return r;
@@ -247,8 +248,8 @@ CUresult getAttribute(CUstream h, CUstreamAttrID id, CUstreamAttrValue *out, boo
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!out)
-    return CUDA_ERROR_INVALID_VALUE; // (NVIDIA's driver crashes here)
+  if (!out) // (NVIDIA's driver crashes here)
+    return fail(CUDA_ERROR_INVALID_VALUE, "output value_out is NULL");
   return s->attributes().get(id, out);
 }
 
@@ -258,7 +259,7 @@ CUresult setAttribute(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *va
   if (CUresult r = contextAndStream(h, pt, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!value)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
   driver::StreamAttributes a = s->attributes();
   if (CUresult r = a.set(id, *value); r != CUDA_SUCCESS)
     return r;

@@ -23,18 +23,19 @@ CUresult begin(CUstream h, CUgraph hGraph, const CUgraphNode *deps, const CUgrap
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (s->legacy()) // the legacy stream cannot be captured
-    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "rejected: s->legacy()");
   if (!validMode(mode) || (count && !deps))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validMode(mode) || (count && !deps)");
   driver::Graph *g = nullptr;
   if (hGraph) {
     if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
       return r;
     if (!defaultEdges(edges, count))
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(edges, count)");
     for (size_t i = 0; i < count; ++i)
       if (!g->contains(reinterpret_cast<driver::Node *>(deps[i])))
-        return CUDA_ERROR_INVALID_VALUE;
+        return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                            "rejected: !g->contains(reinterpret_cast<driver::Node *>(deps[i]))");
   }
   return driver::beginCapture(s, g, reinterpret_cast<driver::Node *const *>(deps), count, mode);
 }
@@ -45,7 +46,7 @@ CUresult end(CUstream h, CUgraph *out, bool perThread) {
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!out)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out is NULL");
   driver::Graph *g;
   CUresult r = driver::endCapture(s, &g);
   *out = reinterpret_cast<CUgraph>(g);
@@ -61,7 +62,7 @@ CUresult info(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (!status)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "status is NULL");
   if (s->legacy()) // asking about the legacy stream while a blocking stream captures
     if (CUresult r = driver::legacyUseDuringCapture(c, /*query=*/true); r != CUDA_SUCCESS)
       return r;
@@ -91,7 +92,8 @@ CUresult updateDeps(CUstream h, CUgraphNode *deps, const CUgraphEdgeData *edges,
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if ((count && !deps) || !defaultEdges(edges, count))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: (count && !deps) || !defaultEdges(edges, count)");
   return driver::updateCaptureDependencies(s, reinterpret_cast<driver::Node *const *>(deps), count,
                                            flags);
 }
@@ -114,14 +116,14 @@ CUresult cuStreamBeginCaptureToGraph(CUstream h, CUgraph g, const CUgraphNode *d
                                      const CUgraphEdgeData *edges, size_t n,
                                      CUstreamCaptureMode mode) {
   if (!g)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "g is NULL");
   return begin(h, g, deps, edges, n, mode, false);
 }
 CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream h, CUgraph g, const CUgraphNode *deps,
                                           const CUgraphEdgeData *edges, size_t n,
                                           CUstreamCaptureMode mode) {
   if (!g)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "g is NULL");
   return begin(h, g, deps, edges, n, mode, true);
 }
 CUresult cuStreamEndCapture(CUstream h, CUgraph *g) { return end(h, g, false); }
@@ -181,7 +183,7 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!mode)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "mode is NULL");
   *mode = driver::exchangeCaptureMode(*mode);
   return CUDA_SUCCESS;
 }

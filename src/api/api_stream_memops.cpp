@@ -57,9 +57,12 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
     const unsigned condition = p.waitValue.flags & ~unsigned(CU_STREAM_WAIT_VALUE_FLUSH);
     if (condition > CU_STREAM_WAIT_VALUE_NOR || addr % (wide ? 8 : 4) ||
         !validDevice(addr, wide ? 8 : 4))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: condition > CU_STREAM_WAIT_VALUE_NOR || addr % (wide ? 8 : 4) "
+                          "|| !validDevice(addr, wide ? 8 : 4)");
     if (p.waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH) // no remote writes to flush, as an H200
-      return CUDA_ERROR_NOT_SUPPORTED;
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                          "rejected: p.waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH");
     if (wide)
       *out = [addr, v = p.waitValue.value64, condition] { waitFor(addr, v, condition); };
     else
@@ -72,7 +75,9 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
     const CUdeviceptr addr = p.writeValue.address;
     // An H200 refuses CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER too: every write is ordered.
     if (p.writeValue.flags != 0 || addr % (wide ? 8 : 4) || !validDevice(addr, wide ? 8 : 4))
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: p.writeValue.flags != 0 || addr % (wide ? 8 : 4) || "
+                          "!validDevice(addr, wide ? 8 : 4)");
     if (wide)
       *out = [addr, v = p.writeValue.value64] { writeValue(addr, v); };
     else
@@ -81,7 +86,8 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
   }
   case CU_STREAM_MEM_OP_BARRIER:
     if (p.memoryBarrier.flags > CU_STREAM_MEMORY_BARRIER_TYPE_GPU)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "rejected: p.memoryBarrier.flags > CU_STREAM_MEMORY_BARRIER_TYPE_GPU");
     *out = [] { // a full barrier (a sequentially consistent read-modify-write; TSan knows it)
       static std::atomic<unsigned> barrier;
       barrier.fetch_add(1, std::memory_order_seq_cst);
@@ -90,7 +96,8 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
   case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
     return CUDA_ERROR_NOT_SUPPORTED; // CAN_FLUSH_REMOTE_WRITES is 0, as on an H200
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p.operation = {} is not a value this call takes",
+                        static_cast<long long>(p.operation));
   }
 }
 
@@ -101,7 +108,7 @@ CUresult batch(CUstream h, unsigned count, const CUstreamBatchMemOpParams *param
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (flags != 0 || (count && !params))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0 || (count && !params)");
   std::vector<std::function<void()>> ops(count);
   for (unsigned i = 0; i < count; ++i)
     if (CUresult r = operation(params[i], &ops[i]); r != CUDA_SUCCESS)
@@ -185,7 +192,9 @@ namespace cucpu::api {
 
 CUresult batchMemOpNode(const CUDA_BATCH_MEM_OP_NODE_PARAMS &p, driver::NodeSpec *out) {
   if (p.flags != 0 || (p.count && !p.paramArray) || !driver::isLiveContext(fromHandle(p.ctx)))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: p.flags != 0 || (p.count && !p.paramArray) || "
+                        "!driver::isLiveContext(fromHandle(p.ctx))");
   std::vector<std::function<void()>> ops(p.count);
   for (unsigned i = 0; i < p.count; ++i)
     if (CUresult r = impl::operation(p.paramArray[i], &ops[i]); r != CUDA_SUCCESS)

@@ -13,7 +13,8 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pTexObject || !pResDesc || !pTexDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !pTexObject || !pResDesc || !pTexDesc");
   return driver::createTextureObject(c, *pResDesc, *pTexDesc, pResViewDesc, pTexObject);
 }
 
@@ -28,7 +29,7 @@ CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject te
     return r;
   const driver::TextureObject *t = driver::findTexture(texObject);
   if (!t || !pResDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "t or pResDesc is NULL");
   *pResDesc = t->res;
   return CUDA_SUCCESS;
 }
@@ -38,7 +39,7 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texO
     return r;
   const driver::TextureObject *t = driver::findTexture(texObject);
   if (!t || !pTexDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "t or pTexDesc is NULL");
   *pTexDesc = t->tex;
   return CUDA_SUCCESS;
 }
@@ -49,7 +50,7 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
     return r;
   const driver::TextureObject *t = driver::findTexture(texObject);
   if (!t || !pResViewDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "t or pResViewDesc is NULL");
   *pResViewDesc = t->hasView ? t->view : CUDA_RESOURCE_VIEW_DESC{}; // none: all zero
   return CUDA_SUCCESS;
 }
@@ -59,7 +60,7 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pSurfObject || !pResDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pSurfObject or pResDesc is NULL");
   return driver::createSurfaceObject(c, *pResDesc, pSurfObject);
 }
 
@@ -74,7 +75,7 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
     return r;
   const driver::SurfaceObject *s = driver::findSurface(surfObject);
   if (!s || !pResDesc)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "s or pResDesc is NULL");
   *pResDesc = s->res;
   return CUDA_SUCCESS;
 }

@@ -11,7 +11,8 @@ namespace {
 // The device a location names: INVALID_DEVICE for a device that does not exist.
 CUresult deviceAt(const CUmemLocation &loc, driver::Device **out) {
   if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: loc.type != CU_MEM_LOCATION_TYPE_DEVICE");
   return deviceOf(loc.id, out);
 }
 
@@ -24,7 +25,10 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
   if (!granularity || !prop ||
       (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM &&
        option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !granularity || !prop || (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option "
+        "!= CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)");
   *granularity = driver::kVmmGranularity; // for any properties, as an H200 answers
   return CUDA_SUCCESS;
 }
@@ -35,7 +39,10 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
     return r;
   if (!handle || !prop || flags != 0 || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED ||
       (prop->requestedHandleTypes & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !handle || !prop || flags != 0 || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED "
+        "|| (prop->requestedHandleTypes & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))");
   driver::Device *d;
   if (CUresult r = deviceAt(prop->location, &d); r != CUDA_SUCCESS)
     return r;
@@ -53,7 +60,7 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!ptr || flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !ptr || flags != 0");
   (void)addr; // a hint only: the arena chooses
   return driver::vmmReserve(ptr, size, alignment);
 }
@@ -69,7 +76,7 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0");
   return driver::vmmMap(ptr, size, offset, handle);
 }
 
@@ -84,7 +91,7 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!desc || count == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !desc || count == 0");
   // Every device is the same CPU: the widest access any descriptor grants applies.
   unsigned access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   for (size_t i = 0; i < count; ++i) {
@@ -94,7 +101,10 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
     const unsigned f = desc[i].flags;
     if (f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ &&
         f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(
+          CUDA_ERROR_INVALID_VALUE,
+          "rejected: f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ && f "
+          "!= CU_MEM_ACCESS_FLAGS_PROT_READWRITE");
     access |= f;
   }
   return driver::vmmSetAccess(c, ptr, size, access);
@@ -104,7 +114,7 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!flags || !location)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags or location is NULL");
   driver::Device *d;
   if (CUresult r = deviceAt(*location, &d); r != CUDA_SUCCESS)
     return r;
@@ -115,7 +125,7 @@ CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void 
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!handle)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "handle is NULL");
   return driver::vmmRetain(handle, reinterpret_cast<CUdeviceptr>(addr));
 }
 
@@ -124,7 +134,7 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!prop)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "prop is NULL");
   return driver::vmmProperties(handle, prop);
 }
 
@@ -134,7 +144,9 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocat
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!shareableHandle || flags != 0 || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "rejected: !shareableHandle || flags != 0 || handleType != "
+                        "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
   return driver::vmmExport(handle, static_cast<int *>(shareableHandle));
 }
 
@@ -143,7 +155,9 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, vo
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!handle || shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: !handle || shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
   // The POSIX descriptor travels in the pointer's bits, as CUDA's samples pass it.
   return driver::vmmImport(static_cast<int>(reinterpret_cast<intptr_t>(osHandle)), handle);
 }

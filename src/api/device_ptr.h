@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 
 #include <cuda.h>
 
@@ -49,6 +50,35 @@ inline bool validRows(CUdeviceptr p, size_t pitch, size_t size, size_t width, si
          pitch % size == 0 &&
          (height - 1) <= (SIZE_MAX - width * size) / std::max<size_t>(pitch, 1) &&
          validDevice(p, (height - 1) * pitch + width * size);
+}
+
+// The checks above as results with their reasons; `what` names the pointer.
+inline CUresult checkRange(CUdeviceptr p, size_t bytes, Side side, const char *what) {
+  if (valid(p, bytes, side))
+    return CUDA_SUCCESS;
+  if (!p)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} is NULL", what);
+  return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                      "{} [{:#x}, +{} bytes) is not inside one live allocation", what, p, bytes);
+}
+inline CUresult checkElements(CUdeviceptr p, size_t size, size_t n, const char *what) {
+  if (validElements(p, size, n))
+    return CUDA_SUCCESS;
+  if (p % size)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} = {:#x} is not aligned to {} bytes", what, p,
+                        size);
+  return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                      "{} elements of {} bytes at {} = {:#x} are not inside one live allocation", n,
+                      size, what, p);
+}
+inline CUresult checkRows(CUdeviceptr p, size_t pitch, size_t size, size_t width, size_t height,
+                          const char *what) {
+  if (validRows(p, pitch, size, width, height))
+    return CUDA_SUCCESS;
+  return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                      "{} rows of {} elements of {} bytes, {} bytes apart, at {} = {:#x}: "
+                      "misaligned or not inside one live allocation",
+                      height, width, size, pitch, what, p);
 }
 
 inline void *hostPtr(CUdeviceptr p) { return reinterpret_cast<void *>(static_cast<uintptr_t>(p)); }

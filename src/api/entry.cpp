@@ -47,12 +47,13 @@ CUresult currentContext(driver::Context **out) {
     return r;
   driver::Context *c = driver::current();
   if (!c)
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "no context is current on this thread");
   if (!driver::isLiveContext(c))
-    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    return driver::fail(CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                        "the current context {} has been destroyed", static_cast<void *>(c));
   // After a kernel fault every call that works in the context reports it, as on a GPU.
   if (CUresult sticky = c->stickyError(); sticky != CUDA_SUCCESS)
-    return sticky;
+    return sticky; // the wrapper's log says so
   *out = c;
   return CUDA_SUCCESS;
 }
@@ -63,7 +64,8 @@ CUresult resolveContext(CUcontext h, driver::Context **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveContext(fromHandle(h)))
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
+                        static_cast<void *>(h));
   *out = fromHandle(h);
   return CUDA_SUCCESS;
 }
@@ -72,7 +74,8 @@ CUresult deviceOf(CUdevice dev, driver::Device **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = driver::device(dev);
-  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  return *out ? CUDA_SUCCESS
+              : driver::fail(CUDA_ERROR_INVALID_DEVICE, "device {} does not exist", dev);
 }
 
 CUresult functionOf(CUfunction h, driver::Function **out) {
@@ -84,7 +87,8 @@ CUresult functionOf(CUfunction h, driver::Function **out) {
   // A CUkernel stands for its function in the current context (cudart launches those).
   auto *k = reinterpret_cast<driver::Kernel *>(h);
   if (!driver::isLiveKernel(k))
-    return CUDA_ERROR_INVALID_HANDLE;
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "{} is not a live function or kernel",
+                        static_cast<void *>(h));
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
@@ -94,7 +98,7 @@ CUresult functionOf(CUfunction h, driver::Function **out) {
 CUresult paramInfo(const driver::Function *f, size_t index, size_t *offset, size_t *size) {
   size_t o, s;
   if (!f->param(index, &o, &s))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the kernel has no parameter {}", index);
   if (offset)
     *offset = o;
   if (size)
@@ -106,7 +110,10 @@ CUresult moduleOf(CUmodule h, driver::Module **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Module *>(h);
-  return driver::isLiveModule(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  return driver::isLiveModule(*out)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_HANDLE, "{} is not a live module",
+                            static_cast<void *>(h));
 }
 
 } // namespace cucpu::api

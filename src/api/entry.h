@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/reason.h"
 
 #include <atomic>
 #include <cuda.h>
@@ -22,7 +23,9 @@ CUresult internalError(const char *fn) noexcept;
 CUresult notImplemented(const char *fn, std::atomic<bool> &warned) noexcept;
 
 inline CUresult requireInit() {
-  return driver::initialized() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+  return driver::initialized()
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called");
 }
 
 // The calling thread's current context: NOT_INITIALIZED before cuInit, INVALID_CONTEXT when

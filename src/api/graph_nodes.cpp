@@ -38,9 +38,8 @@ CUresult memsetNode(const CUDA_MEMSET_NODE_PARAMS &p, driver::Context *ctx, driv
   const unsigned size = p.elementSize;
   if ((size != 1 && size != 2 && size != 4) || p.width == 0 || p.height == 0 ||
       !validRows(p.dst, p.height > 1 ? p.pitch : p.width * size, size, p.width, p.height)) {
-    log::debug(log::Component::Api, "memset node: element size {}, {} x {} at {:#x}", size, p.width,
-               p.height, p.dst);
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "memset node: element size {}, {} x {} at {:#x}",
+                        size, p.width, p.height, p.dst);
   }
   driver::MemsetNodeParams m;
   m.memset = p;
@@ -93,7 +92,7 @@ CUresult kernelNode(const CUDA_KERNEL_NODE_PARAMS &p, driver::NodeSpec *out) {
 
 CUresult hostNode(const CUDA_HOST_NODE_PARAMS &p, driver::NodeSpec *out) {
   if (!p.fn)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !p.fn");
   out->type = CU_GRAPH_NODE_TYPE_HOST;
   out->params = driver::HostNodeParams{p};
   out->work = [fn = p.fn, data = p.userData] {
@@ -106,7 +105,7 @@ CUresult hostNode(const CUDA_HOST_NODE_PARAMS &p, driver::NodeSpec *out) {
 CUresult eventNode(CUgraphNodeType type, CUevent e, driver::NodeSpec *out) {
   auto *event = reinterpret_cast<driver::Event *>(e);
   if (!driver::isLiveEvent(event))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveEvent(event)");
   out->type = type;
   out->params = driver::EventNodeParams{event};
   out->work = nullptr; // the schedule waits for it or records it
@@ -119,7 +118,11 @@ CUresult memAllocNode(CUDA_MEM_ALLOC_NODE_PARAMS &p, driver::Context *ctx, drive
       props.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
       props.location.id != ctx->device()->ordinal() || p.bytesize == 0 ||
       (p.accessDescCount && !p.accessDescs))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: props.allocType != CU_MEM_ALLOCATION_TYPE_PINNED || props.location.type != "
+        "CU_MEM_LOCATION_TYPE_DEVICE || props.location.id != ctx->device()->ordinal() || "
+        "p.bytesize == 0 || (p.accessDescCount && !p.accessDescs)");
   driver::MemAllocNodeParams a;
   if (CUresult r = driver::allocateGraphMemory(ctx, p.bytesize, &a.memory); r != CUDA_SUCCESS)
     return r;
@@ -135,8 +138,7 @@ CUresult memAllocNode(CUDA_MEM_ALLOC_NODE_PARAMS &p, driver::Context *ctx, drive
 
 CUresult memFreeNode(CUdeviceptr p, driver::NodeSpec *out) {
   if (!driver::findGraphMemory(p)) {
-    log::debug(log::Component::Api, "free node: {:#x} is not a graph allocation", p);
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "free node: {:#x} is not a graph allocation", p);
   }
   out->type = CU_GRAPH_NODE_TYPE_MEM_FREE;
   out->params = driver::MemFreeNodeParams{p};
@@ -147,9 +149,9 @@ CUresult memFreeNode(CUdeviceptr p, driver::NodeSpec *out) {
 CUresult childNode(CUgraph child, driver::NodeSpec *out) {
   auto *g = reinterpret_cast<driver::Graph *>(child);
   if (!driver::isLiveGraph(g))
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveGraph(g)");
   if (g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)) // NVIDIA's driver refuses child graphs that allocate
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)");
   out->type = CU_GRAPH_NODE_TYPE_GRAPH;
   out->params = driver::ChildNodeParams{g->clone()};
   out->work = nullptr;
@@ -180,7 +182,8 @@ CUresult captureDuring(driver::Stream *s, bool *captured,
     return CUDA_SUCCESS;
   *captured = true;
   if (status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
-    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+                        "rejected: status != CU_STREAM_CAPTURE_STATUS_ACTIVE");
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;

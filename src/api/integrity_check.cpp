@@ -1,5 +1,6 @@
 // Table 7 of cuGetExportTable: the integrity check cudart 13 verifies (HMAC-MD2 over the
 // process, the tables and every device, as ../shared/design/cudart-interop.md records).
+#include "cucpu/driver/reason.h"
 #include "entry_points.h"
 #include "export_tables.h"
 #include "md2.h"
@@ -66,7 +67,7 @@ CUresult computeCheck(uint32_t version, uint64_t unixSeconds, uint64_t *result) 
 CUresult integrityCheck(unsigned version, unsigned long long unixSeconds,
                         unsigned long long *result) {
   if (!result)
-    return CUDA_ERROR_INVALID_VALUE;
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "result is NULL");
   // The two earlier protocol versions answer fixed values; cudart 13 verifies only 13002.
   if (version == 13000) {
     result[0] = 0x3341181C03CB675CULL;

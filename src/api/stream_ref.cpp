@@ -1,7 +1,7 @@
 // Stream handle resolution and stream-ordered submission shared by the asynchronous entry points.
 #include "stream_ref.h"
 
-#include "cucpu/support/log.h"
+#include "cucpu/driver/reason.h"
 
 namespace cucpu::api {
 
@@ -16,12 +16,12 @@ CUresult streamOf(CUstream h, driver::Context *c, bool perThread, driver::Stream
   }
   auto *s = reinterpret_cast<driver::Stream *>(h);
   if (!driver::isLiveStream(s))
-    return CUDA_ERROR_INVALID_HANDLE;
-  if (s->context() != c) { // work queued on another context's stream (an H200: 400)
-    log::debug(log::Component::Api, "stream {} belongs to another context than the current one",
-               static_cast<const void *>(s));
-    return CUDA_ERROR_INVALID_HANDLE;
-  }
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "stream {} is not a live stream",
+                        static_cast<const void *>(h));
+  if (s->context() != c) // work queued on another context's stream (an H200: 400)
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE,
+                        "stream {} belongs to another context than the current one",
+                        static_cast<const void *>(s));
   *out = s;
   return CUDA_SUCCESS;
 }

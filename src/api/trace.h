@@ -1,5 +1,8 @@
-// The API trace: every exported call logs its arguments and result at trace level of `api`.
+// The API trace: every exported call logs its arguments and result at trace level of `api`,
+// and every failing call its result and reason at debug level.
 #pragma once
+
+#include "cucpu/driver/reason.h"
 
 #include <cuda.h>
 
@@ -66,16 +69,13 @@ struct TracedArg {
 };
 
 bool tracing();
-void writeTrace(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept;
 
-// Logs `fn(name=value, ...) -> result` when the api logger is at trace level; otherwise a
-// failing call is logged at debug level.
-void traceFailure(const char *fn, CUresult r) noexcept;
+// Logs a call: `fn(name=value, ...) -> result: reason` when the api logger is at trace level,
+// otherwise a failing call as `fn -> NAME (code): reason` at debug level. Takes the call's reason.
+void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept;
 inline void traceCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept {
-  if (tracing())
-    writeTrace(fn, r, args);
-  else if (r != CUDA_SUCCESS)
-    traceFailure(fn, r);
+  if (r != CUDA_SUCCESS || driver::reasonsWanted())
+    logCall(fn, r, args);
 }
 
 } // namespace cucpu::api

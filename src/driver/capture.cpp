@@ -3,6 +3,7 @@
 // guards it all: capturing is rare and short next to the work it records.
 #include "cucpu/driver/capture.h"
 
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/support/log.h"
 
@@ -79,7 +80,7 @@ CUresult beginCapture(Stream *s, Graph *into, Node *const *deps, size_t count,
                       CUstreamCaptureMode mode) {
   std::lock_guard lk(captures().mutex);
   if (captureOf(s))
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "rejected: captureOf(s)");
   auto c = std::make_shared<Capture>();
   c->id = captures().nextId++;
   c->graph = into ? into : createGraph();
@@ -98,7 +99,7 @@ CUresult endCapture(Stream *s, Graph **out) {
   *out = nullptr;
   auto c = captureOf(s);
   if (!c)
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
   CUresult r = CUDA_SUCCESS;
   if (c->origin != s) {
     invalidate(*c, "cuStreamEndCapture on a stream that joined it");
@@ -147,9 +148,9 @@ CUresult captureNode(Stream *s, NodeSpec spec, Node **out) {
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c)
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
   if (c->invalid)
-    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: c->invalid");
   auto &deps = c->streams[s];
   Node *n;
   if (CUresult r = c->graph->add(std::move(spec), deps.data(), deps.size(), &n); r != CUDA_SUCCESS)
@@ -164,12 +165,13 @@ CUresult updateCaptureDependencies(Stream *s, Node *const *deps, size_t count, u
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c || c->invalid)
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "rejected: !c || c->invalid");
   if (flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES && flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES "
+                                          "&& flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES");
   for (size_t i = 0; i < count; ++i)
     if (!c->graph->contains(deps[i]))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !c->graph->contains(deps[i])");
   auto &mine = c->streams[s];
   if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
     mine.clear();
@@ -183,9 +185,9 @@ CUresult captureEventRecord(Event *e, Stream *s) {
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c)
-    return CUDA_ERROR_ILLEGAL_STATE;
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
   if (c->invalid)
-    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: c->invalid");
   captures().events[e] = {c, c->streams[s]};
   return CUDA_SUCCESS;
 }
@@ -204,7 +206,7 @@ CUresult captureEventWait(Stream *s, Event *e, bool *handled) {
   }
   const CapturedEvent &ev = it->second;
   if (ev.capture->invalid)
-    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: ev.capture->invalid");
   if (theirs && theirs != ev.capture) {
     invalidate(*theirs, "waiting for an event of another capture");
     invalidate(*ev.capture, "an event waited for by another capture");
@@ -228,8 +230,8 @@ CUresult capturedEventUse(Event *e) {
   auto it = captures().events.find(e);
   if (it == captures().events.end())
     return CUDA_SUCCESS;
-  if (it->second.capture->invalid)
-    return CUDA_ERROR_INVALID_VALUE; // as NVIDIA's driver answers once the capture broke
+  if (it->second.capture->invalid) // as NVIDIA's driver answers once the capture broke
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it->second.capture->invalid");
   invalidate(*it->second.capture, "a captured event was queried or waited for");
   return CUDA_ERROR_CAPTURED_EVENT;
 }

@@ -4,6 +4,7 @@
 
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/support/env.h"
@@ -48,8 +49,9 @@ Context::Context(Device *dev, unsigned flags, bool primary)
                                     /* CIG_SHMEM_FALLBACK_ENABLED */ 0} {}
 
 CUresult Context::limit(CUlimit which, size_t *value) const {
-  if (static_cast<unsigned>(which) >= CU_LIMIT_MAX)
-    return CUDA_ERROR_INVALID_VALUE; // no such limit (an H200's answer; read-only ones below)
+  if (static_cast<unsigned>(which) >=
+      CU_LIMIT_MAX) // no such limit (an H200's answer; read-only ones below)
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: static_cast<unsigned>(which) >= CU_LIMIT_MAX");
   std::lock_guard lk(mutex);
   *value = limits_[which];
   return CUDA_SUCCESS;
@@ -62,11 +64,13 @@ CUresult Context::setLimit(CUlimit which, size_t value) {
     // device's worth of threads (2048 per multiprocessor, one multiprocessor per worker) could
     // not fit in its memory.
     if (value > SIZE_MAX - 15)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "a stack of {} bytes per thread", value);
     value = (value + 15) & ~size_t(15);
     const size_t threads = size_t(2048) * exec::defaultThreadCount();
     if (value > device_->totalMemory() / threads)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "stacks of {} bytes for {} resident threads exceed the device's memory", value,
+                  threads);
     break;
   }
   case CU_LIMIT_PRINTF_FIFO_SIZE:
@@ -77,11 +81,13 @@ CUresult Context::setLimit(CUlimit which, size_t value) {
     break;
   case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: // a power of two up to 128 bytes
     if (value > 128 || (value & (value - 1)) != 0)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "{} is not a power of two up to 128 bytes", value);
     break;
   default: // the shared-memory size and CUDA-in-graphics limits are read-only here
-    return static_cast<unsigned>(which) >= CU_LIMIT_MAX ? CUDA_ERROR_INVALID_VALUE
-                                                        : CUDA_ERROR_UNSUPPORTED_LIMIT;
+    return static_cast<unsigned>(which) >= CU_LIMIT_MAX
+               ? fail(CUDA_ERROR_INVALID_VALUE, "limit {} is unknown", static_cast<int>(which))
+               : fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit {} cannot be set",
+                      static_cast<int>(which));
   }
   std::lock_guard lk(mutex);
   limits_[which] = value;
@@ -220,7 +226,7 @@ CUresult releasePrimary(Device *dev) {
   {
     std::lock_guard lk(dev->primaryMutex);
     if (!dev->primary || dev->primaryRefs == 0)
-      return CUDA_ERROR_INVALID_CONTEXT;
+      return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !dev->primary || dev->primaryRefs == 0");
     if (--dev->primaryRefs == 0) {
       dead = dev->primary;
       dev->primary = nullptr;

@@ -1,6 +1,7 @@
 // Virtual device creation and identity (name, memory size, UUID, compute capability).
 #include "cucpu/driver/device.h"
 
+#include "cucpu/driver/reason.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -87,7 +88,7 @@ static std::vector<int> visibleDevices(int count, const std::optional<std::strin
 
 CUresult initialize(unsigned flags) {
   if (flags != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0");
   std::call_once(initOnce, [] {
     int64_t n = env::getInt("CUCPU_DEVICES", 1);
     if (n < 1 || n > 64)

@@ -1,5 +1,6 @@
 // cuDeviceGetAttribute: every CUdevice_attribute, with values consistent with the host CPU.
 #include "cucpu/driver/device.h"
+#include "cucpu/driver/reason.h"
 
 #include <unistd.h>
 
@@ -323,7 +324,8 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
   default:
     // Every other attribute names a feature this driver does not offer (yet): it reads 0.
     if (static_cast<int>(attr) <= 0 || static_cast<int>(attr) >= CU_DEVICE_ATTRIBUTE_MAX)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: static_cast<int>(attr) <= 0 || "
+                                            "static_cast<int>(attr) >= CU_DEVICE_ATTRIBUTE_MAX");
     v = 0;
   }
   // clang-format on

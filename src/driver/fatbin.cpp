@@ -2,6 +2,7 @@
 #include "fatbin.h"
 
 #include "cucpu/driver/link.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/support/log.h"
 
 #include <algorithm>
@@ -89,10 +90,12 @@ CUresult prelinkedPtx(const void *const *units, int cc, std::string *ptx, std::s
     const auto *c = static_cast<const unsigned char *>(units[i]);
     std::vector<Entry> all;
     if (read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log))
-      return CUDA_ERROR_INVALID_IMAGE;
+      return fail(CUDA_ERROR_INVALID_IMAGE,
+                  "rejected: read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log)");
     std::vector<std::string> texts;
     if (!cucpu::fatbin::ptxOfArch(all, cucpu::fatbin::choosePtxArch(all, cc), &texts, log))
-      return CUDA_ERROR_INVALID_IMAGE;
+      return fail(CUDA_ERROR_INVALID_IMAGE, "rejected: !cucpu::fatbin::ptxOfArch(all, "
+                                            "cucpu::fatbin::choosePtxArch(all, cc), &texts, log)");
     for (std::string &text : texts) {
       if (isDeviceRuntime(text))
         runtime = true;
@@ -134,7 +137,7 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
   const unsigned char *container = containerOf(image, log);
   std::vector<Entry> all;
   if (!container || !entries(container, &all, log))
-    return CUDA_ERROR_INVALID_IMAGE;
+    return fail(CUDA_ERROR_INVALID_IMAGE, "rejected: !container || !entries(container, &all, log)");
   const uint32_t arch = cucpu::fatbin::choosePtxArch(all, cc);
   if (const void *const *units = prelinkedOf(image); !arch && units) {
     if (CUresult r = prelinkedPtx(units, cc, ptx, log); r != CUDA_SUCCESS || !ptx->empty())
@@ -151,11 +154,11 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
         xx);
     reportMachineCodeOnly(msg);
     *log = "cucpu: " + msg + "\n";
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    return fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "{}", msg);
   }
   std::vector<std::string> units;
   if (!cucpu::fatbin::ptxOfArch(all, arch, &units, log))
-    return CUDA_ERROR_INVALID_IMAGE;
+    return fail(CUDA_ERROR_INVALID_IMAGE, "the fat binary's PTX cannot be read: {}", *log);
   *ptx = units.size() == 1 ? std::move(units.front()) : joinPtx(units);
   log::debug(log::Component::Driver,
              "fat binary: running the compute_{} PTX ({} unit(s), {} bytes)", arch, units.size(),

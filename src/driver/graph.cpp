@@ -3,6 +3,7 @@
 #include "cucpu/driver/graph.h"
 
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/reason.h"
 
 #include <algorithm>
 #include <set>
@@ -99,10 +100,10 @@ Graph::~Graph() {
 CUresult Graph::add(NodeSpec spec, Node *const *deps, size_t count, Node **out) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(deps[i]))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !contains(deps[i])");
     for (size_t j = 0; j < i; ++j)
       if (deps[j] == deps[i])
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: deps[j] == deps[i]");
   }
   auto n = std::make_unique<Node>();
   n->graph = this;
@@ -125,10 +126,12 @@ bool Graph::contains(const Node *n) const { return n && n->graph == this && isLi
 CUresult Graph::addEdges(Node *const *from, Node *const *to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(from[i]) || !contains(to[i]) || from[i] == to[i])
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: !contains(from[i]) || !contains(to[i]) || from[i] == to[i]");
     const auto &d = to[i]->deps;
-    if (std::find(d.begin(), d.end(), from[i]) != d.end())
-      return CUDA_ERROR_INVALID_VALUE; // the edge exists
+    if (std::find(d.begin(), d.end(), from[i]) != d.end()) // the edge exists
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: std::find(d.begin(), d.end(), from[i]) != d.end()");
   }
   for (size_t i = 0; i < count; ++i) {
     to[i]->deps.push_back(from[i]);
@@ -140,10 +143,11 @@ CUresult Graph::addEdges(Node *const *from, Node *const *to, size_t count) {
 CUresult Graph::removeEdges(Node *const *from, Node *const *to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(from[i]) || !contains(to[i]))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !contains(from[i]) || !contains(to[i])");
     const auto &d = to[i]->deps;
-    if (std::find(d.begin(), d.end(), from[i]) == d.end())
-      return CUDA_ERROR_INVALID_VALUE; // no such edge
+    if (std::find(d.begin(), d.end(), from[i]) == d.end()) // no such edge
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: std::find(d.begin(), d.end(), from[i]) == d.end()");
   }
   for (size_t i = 0; i < count; ++i) {
     unlink(to[i]->deps, from[i]);

@@ -4,6 +4,7 @@
 #include "cucpu/driver/graph.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/support/log.h"
 
@@ -49,15 +50,13 @@ bool isLiveGraphExec(const GraphExec *e) {
 CUresult GraphExec::instantiate(const Graph &g, unsigned long long flags, GraphExec **out) {
   std::vector<Node *> order;
   if (!g.topologicalOrder(&order)) {
-    log::debug(log::Component::Api, "graph instantiation: the graph has a cycle");
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "graph instantiation: the graph has a cycle");
   }
   const bool exclusive =
       g.has(CU_GRAPH_NODE_TYPE_MEM_ALLOC) || g.has(CU_GRAPH_NODE_TYPE_CONDITIONAL);
   if (exclusive && g.exclusiveExecs > 0) {
-    log::debug(log::Component::Api, "graph instantiation: a graph with memory allocation or "
-                                    "conditional nodes is instantiated once at a time");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "graph instantiation: a graph with memory allocation or "
+                                          "conditional nodes is instantiated once at a time");
   }
   auto e = std::make_unique<GraphExec>();
   std::map<const Node *, Node *> map;
@@ -135,7 +134,8 @@ CUresult GraphExec::setSpec(const Node *origin, NodeSpec spec) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end() || it->second->spec.type != spec.type)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: it == fromOriginal_.end() || it->second->spec.type != spec.type");
   copyOnWrite();
   it->second->spec = std::move(spec);
   rebuild();
@@ -146,11 +146,13 @@ CUresult GraphExec::setEnabled(const Node *origin, bool on) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end())
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == fromOriginal_.end()");
   const CUgraphNodeType t = it->second->spec.type;
   if (t != CU_GRAPH_NODE_TYPE_KERNEL && t != CU_GRAPH_NODE_TYPE_MEMCPY &&
-      t != CU_GRAPH_NODE_TYPE_MEMSET)
-    return CUDA_ERROR_INVALID_VALUE; // only these kinds can be disabled
+      t != CU_GRAPH_NODE_TYPE_MEMSET) // only these kinds can be disabled
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: t != CU_GRAPH_NODE_TYPE_KERNEL && t != CU_GRAPH_NODE_TYPE_MEMCPY && t "
+                "!= CU_GRAPH_NODE_TYPE_MEMSET");
   if (on)
     disabled_.erase(it->second);
   else
@@ -163,7 +165,7 @@ CUresult GraphExec::enabled(const Node *origin, bool *out) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end())
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == fromOriginal_.end()");
   *out = !disabled_.count(it->second);
   return CUDA_SUCCESS;
 }
@@ -254,9 +256,8 @@ CUresult GraphExec::launch(Stream *s) {
       if (flags_ & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
         a->memory->live = false;
       if (a->memory->live) {
-        log::debug(log::Component::Api, "graph launch: its allocation {:#x} was not freed",
-                   a->memory->ptr);
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "graph launch: its allocation {:#x} was not freed",
+                    a->memory->ptr);
       }
     }
   Waits waits;

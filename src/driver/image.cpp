@@ -2,6 +2,7 @@
 #include "cucpu/driver/image.h"
 
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/support/log.h"
 
 #include <algorithm>
@@ -91,7 +92,8 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
     // A descriptor that contradicts its format is invalid before the format is unsupported (an
     // H200 answers 1 for BC5 with one channel).
     if (unsigned want = blockCompressedChannels(f); want && want != channels)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: unsigned want = blockCompressedChannels(f); want && want != channels");
     const bool known = (f >= 0x91 && f <= 0xb5) || f == CU_AD_FORMAT_UNORM_INT_101010_2;
     if (known)
       log::warn(log::Component::Api,
@@ -99,9 +101,11 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
     return known ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
   }
   if (channels != 1 && channels != 2 && channels != 4)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: channels != 1 && channels != 2 && channels != 4");
   if (formatChannels(f) && formatChannels(f) != channels)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: formatChannels(f) && formatChannels(f) != channels");
   return CUDA_SUCCESS;
 }
 
@@ -122,14 +126,18 @@ CUresult Array::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d,
                : CUDA_ERROR_INVALID_VALUE;
   const bool layered = d.Flags & CUDA_ARRAY3D_LAYERED, cube = d.Flags & CUDA_ARRAY3D_CUBEMAP;
   if (d.Width == 0 || (d.Height == 0 && d.Depth != 0 && !layered))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: d.Width == 0 || (d.Height == 0 && d.Depth != 0 && !layered)");
   if ((layered || cube) && d.Depth == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: (layered || cube) && d.Depth == 0");
   if (cube && (d.Width != d.Height || d.Depth % 6 || (!layered && d.Depth != 6)))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "rejected: cube && (d.Width != d.Height || d.Depth % 6 || (!layered && d.Depth != 6))");
   constexpr size_t kMaxDim = 1u << 17;
   if (d.Width > kMaxDim || d.Height > kMaxDim || d.Depth > kMaxDim)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: d.Width > kMaxDim || d.Height > kMaxDim || d.Depth > kMaxDim");
   auto a = std::shared_ptr<Array>(new Array);
   a->desc_ = d;
   a->ctx_ = ctx;
@@ -140,7 +148,7 @@ CUresult Array::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d,
   const size_t bytes = a->pitch_ * a->rows_ * a->slices_;
   a->storage_.reset(new (std::nothrow) uint8_t[bytes]());
   if (!a->storage_)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: !a->storage_");
   *out = std::move(a);
   return CUDA_SUCCESS;
 }
@@ -160,7 +168,7 @@ ImageLevel Array::level() const {
 CUresult MipmappedArray::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d, unsigned levels,
                                 std::shared_ptr<MipmappedArray> *out) {
   if (levels == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "levels is 0");
   const bool layered = d.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
   const size_t largest = std::max({d.Width, d.Height, layered ? size_t(0) : d.Depth});
   unsigned most = 1;
@@ -228,7 +236,7 @@ public:
     } else {
       slot = hs.next++;
       if (slot >= kChunks * kChunkSize)
-        return CUDA_ERROR_OUT_OF_MEMORY;
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: slot >= kChunks * kChunkSize");
     }
     auto &chunk = chunks_[slot / kChunkSize];
     if (!chunk.load(std::memory_order_relaxed))
@@ -247,7 +255,7 @@ public:
     HandleSlots &hs = handleSlots();
     std::lock_guard lk(hs.mutex);
     if (!find(h))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !find(h)");
     auto &entry = (*chunks_[(h - 1) / kChunkSize].load())[(h - 1) % kChunkSize];
     delete entry.exchange(nullptr);
     hs.free.push_back(h - 1);
@@ -291,16 +299,16 @@ void addArrayLevels(ImageView &v, const std::shared_ptr<Array> &a) {
 // The view of a resource descriptor, validated as cuTexObjectCreate / cuSurfObjectCreate do.
 CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   if (res.flags)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: res.flags");
   ImageView v;
   const CUDA_ARRAY3D_DESCRIPTOR *d = nullptr;
   switch (res.resType) {
   case CU_RESOURCE_TYPE_ARRAY: {
-    if (!res.res.array.hArray)
-      return CUDA_ERROR_INVALID_VALUE; // no array at all (an H200: 1), a stale one is a bad handle
+    if (!res.res.array.hArray) // no array at all (an H200: 1), a stale one is a bad handle
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !res.res.array.hArray");
     auto a = findArray(res.res.array.hArray);
     if (!a)
-      return CUDA_ERROR_INVALID_HANDLE;
+      return fail(CUDA_ERROR_INVALID_HANDLE, "a is NULL");
     addArrayLevels(v, a);
     d = &a->descriptor();
     v.layers = (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) ? a->slices() : 1;
@@ -308,10 +316,10 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   }
   case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
     if (surface)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: surface");
     auto m = findMipmappedArray(res.res.mipmap.hMipmappedArray);
     if (!m)
-      return CUDA_ERROR_INVALID_HANDLE;
+      return fail(CUDA_ERROR_INVALID_HANDLE, "m is NULL");
     for (const auto &a : m->levels())
       v.levels.push_back(a->level());
     v.keepAlive.push_back(m);
@@ -322,7 +330,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   case CU_RESOURCE_TYPE_LINEAR:
   case CU_RESOURCE_TYPE_PITCH2D: {
     if (surface)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: surface");
     const bool lin = res.resType == CU_RESOURCE_TYPE_LINEAR;
     const CUdeviceptr p = lin ? res.res.linear.devPtr : res.res.pitch2D.devPtr;
     v.format = lin ? res.res.linear.format : res.res.pitch2D.format;
@@ -338,12 +346,15 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
       l.pitch = res.res.linear.sizeInBytes;
       extent = res.res.linear.sizeInBytes;
       if (l.width == 0)
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: l.width == 0");
     } else {
       const auto &pd = res.res.pitch2D;
       if (pd.width == 0 || pd.height == 0 || pd.pitchInBytes < pd.width * v.elementBytes ||
           pd.pitchInBytes % 32 || pd.width > 131072 || pd.height > 65536)
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(
+            CUDA_ERROR_INVALID_VALUE,
+            "rejected: pd.width == 0 || pd.height == 0 || pd.pitchInBytes < pd.width * "
+            "v.elementBytes || pd.pitchInBytes % 32 || pd.width > 131072 || pd.height > 65536");
       l.width = uint32_t(pd.width);
       l.height = uint32_t(pd.height);
       l.pitch = pd.pitchInBytes;
@@ -351,7 +362,8 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     }
     l.slicePitch = l.pitch * l.height;
     if (!p || p % 256 || !memory().find(uintptr_t(p), extent, nullptr))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: !p || p % 256 || !memory().find(uintptr_t(p), extent, nullptr)");
     v.levels.push_back(l);
     v.linear = lin;
     v.dims = lin ? 1 : 2;
@@ -359,7 +371,8 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     return CUDA_SUCCESS;
   }
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "res.resType = {} is not a value this call takes",
+                static_cast<long long>(res.resType));
   }
   v.isArray = true;
   v.dims = d->Height == 0                                                                  ? 1
@@ -424,7 +437,7 @@ CUresult destroyMipmappedArray(CUmipmappedArray h) {
   std::lock_guard lk(r.mutex);
   auto it = r.mipmaps.find(h);
   if (it == r.mipmaps.end())
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: it == r.mipmaps.end()");
   for (const auto &a : it->second->levels())
     r.arrays.erase(a.get());
   r.mipmaps.erase(it);
@@ -439,9 +452,11 @@ CUresult createTextureObject(Context *ctx, const CUDA_RESOURCE_DESC &res,
     return r;
   for (auto m : tex.addressMode)
     if (m < CU_TR_ADDRESS_MODE_WRAP || m > CU_TR_ADDRESS_MODE_BORDER)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: m < CU_TR_ADDRESS_MODE_WRAP || m > CU_TR_ADDRESS_MODE_BORDER");
   if (tex.filterMode > CU_TR_FILTER_MODE_LINEAR || tex.mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: tex.filterMode > CU_TR_FILTER_MODE_LINEAR || "
+                                          "tex.mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR");
   if (view && view->format != CU_RES_VIEW_FORMAT_NONE) {
     log::warn(log::Component::Api, "texture resource views with a format are not supported");
     return CUDA_ERROR_NOT_SUPPORTED;
@@ -458,7 +473,7 @@ CUresult createTextureObject(Context *ctx, const CUDA_RESOURCE_DESC &res,
 
 CUresult createSurfaceObject(Context *ctx, const CUDA_RESOURCE_DESC &res, CUsurfObject *out) {
   if (res.resType != CU_RESOURCE_TYPE_ARRAY)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: res.resType != CU_RESOURCE_TYPE_ARRAY");
   auto obj = std::make_unique<SurfaceObject>();
   if (CUresult r = viewOf(res, true, &obj->image); r != CUDA_SUCCESS)
     return r;

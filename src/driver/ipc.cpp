@@ -2,6 +2,7 @@
 #include "cucpu/driver/ipc.h"
 
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
@@ -91,8 +92,7 @@ CUresult mapFromProcess(int32_t pid, int32_t fd, size_t bytes, uintptr_t *out) {
   const std::string path = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
   const int own = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (own < 0) {
-    log::debug(log::Component::Mem, "IPC: {}: {}", path, std::strerror(errno));
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "IPC: {}: {}", path, std::strerror(errno));
   }
   const uintptr_t start = deviceArena().reserve(bytes, kPage);
   const bool mapped = start && mmap(reinterpret_cast<void *>(start), bytes, PROT_READ | PROT_WRITE,
@@ -112,9 +112,8 @@ void unmapFromProcess(uintptr_t start, size_t bytes) { deviceArena().unreserve(s
 CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
   Allocation a;
   if (!memory().find(ptr, 0, &a) || a.kind != MemoryKind::Device || a.pool || a.managed) {
-    log::debug(log::Component::Mem, "cuIpcGetMemHandle: {:#x} is not in a cuMemAlloc allocation",
-               ptr);
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "cuIpcGetMemHandle: {:#x} is not in a cuMemAlloc allocation", ptr);
   }
   std::lock_guard lk(ipc().mutex);
   auto it = ipc().exported.find(a.base);
@@ -123,9 +122,8 @@ CUresult ipcExport(uintptr_t ptr, CUipcMemHandle *out) {
     const size_t bytes = ((a.base + a.size + kPage - 1) & ~(kPage - 1)) - start;
     const int fd = shareInPlace(start, bytes);
     if (fd < 0) {
-      log::debug(log::Component::Mem, "cuIpcGetMemHandle: no memory file: {}",
-                 std::strerror(errno));
-      return CUDA_ERROR_OUT_OF_MEMORY;
+      return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuIpcGetMemHandle: no memory file: {}",
+                  std::strerror(errno));
     }
     it = ipc().exported.emplace(a.base, Exported{fd, start, bytes}).first;
     ++exportedCount;
@@ -165,9 +163,10 @@ CUresult ipcOpen(Context *ctx, const CUipcMemHandle &handle, CUdeviceptr *out) {
   Handle h;
   std::memcpy(&h, &handle, sizeof h);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.offset + h.size > h.mapBytes)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: std::memcmp(h.magic, kMagic, sizeof kMagic) "
+                                          "!= 0 || h.offset + h.size > h.mapBytes");
   if (h.pid == getpid()) // NVIDIA's driver: not in the exporting process
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: h.pid == getpid()");
   std::lock_guard lk(ipc().mutex);
   if (auto it = ipc().byHandle.find({h.pid, h.id}); it != ipc().byHandle.end()) {
     ++ipc().opened[it->second].refs;
@@ -189,7 +188,7 @@ CUresult ipcClose(CUdeviceptr ptr) {
   std::lock_guard lk(ipc().mutex);
   auto it = ipc().opened.find(ptr);
   if (it == ipc().opened.end())
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == ipc().opened.end()");
   if (--it->second.refs > 0)
     return CUDA_SUCCESS;
   memory().untrackMapping(ptr);
@@ -236,8 +235,8 @@ CUresult createInterprocessEvent(unsigned flags, Event **out) {
 }
 
 CUresult ipcExportEvent(const Event *e, CUipcEventHandle *out) {
-  if (e->sharedFd() < 0 || e->opened())
-    return CUDA_ERROR_INVALID_HANDLE; // not created with CU_EVENT_INTERPROCESS
+  if (e->sharedFd() < 0 || e->opened()) // not created with CU_EVENT_INTERPROCESS
+    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: e->sharedFd() < 0 || e->opened()");
   EventHandle h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.pid = getpid();
@@ -251,19 +250,20 @@ CUresult ipcOpenEvent(const CUipcEventHandle &handle, Event **out) {
   EventHandle h;
   std::memcpy(&h, &handle, sizeof h);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: std::memcmp(h.magic, kMagic, sizeof kMagic) != 0");
   if (h.pid == getpid())
-    return CUDA_ERROR_INVALID_CONTEXT;
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: h.pid == getpid()");
   const std::string path = "/proc/" + std::to_string(h.pid) + "/fd/" + std::to_string(h.fd);
   const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {
-    log::debug(log::Component::Api, "cuIpcOpenEventHandle: {}: {}", path, std::strerror(errno));
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "cuIpcOpenEventHandle: {}: {}", path,
+                std::strerror(errno));
   }
   auto shared = mapCompletion(fd);
   close(fd);
   if (!shared)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "shared is NULL");
   *out = new Event(CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING, std::move(shared), -1,
                    /*opened=*/true);
   return CUDA_SUCCESS;

@@ -4,6 +4,7 @@
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -42,22 +43,35 @@ CUresult faultError(exec::FaultKind k) {
 CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
   const jit::KernelInfo &k = f->kernel();
   const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
-  if (cfg.grid[0] == 0 || cfg.grid[1] == 0 || cfg.grid[2] == 0 || nthreads == 0 ||
-      cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.grid[0] > 2147483647u ||
-      cfg.block[0] > 1024 || cfg.block[1] > 1024 || cfg.block[2] > 64)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (nthreads > 1024)
-    return CUDA_ERROR_INVALID_VALUE;
+  if (cfg.grid[0] == 0 || cfg.grid[1] == 0 || cfg.grid[2] == 0 || cfg.grid[1] > 65535 ||
+      cfg.grid[2] > 65535 || cfg.grid[0] > 2147483647u)
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "grid {}x{}x{} of '{}': each dimension 1 to 2^31-1, 65535, 65535", cfg.grid[0],
+                cfg.grid[1], cfg.grid[2], f->name());
+  if (nthreads == 0 || cfg.block[0] > 1024 || cfg.block[1] > 1024 || cfg.block[2] > 64 ||
+      nthreads > 1024)
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "block {}x{}x{} of '{}': each dimension at least 1, at most 1024, 1024, 64, "
+                "1024 threads in all",
+                cfg.block[0], cfg.block[1], cfg.block[2], f->name());
   if (k.reqntid[0] && (cfg.block[0] != k.reqntid[0] || cfg.block[1] != std::max(1u, k.reqntid[1]) ||
                        cfg.block[2] != std::max(1u, k.reqntid[2])))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "block {}x{}x{}: '{}' requires .reqntid {}x{}x{}",
+                cfg.block[0], cfg.block[1], cfg.block[2], f->name(), k.reqntid[0],
+                std::max(1u, k.reqntid[1]), std::max(1u, k.reqntid[2]));
   if (k.maxntid[0] &&
       nthreads > uint64_t(k.maxntid[0]) * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "{} threads per block: '{}' allows .maxntid {}x{}x{}",
+                nthreads, f->name(), k.maxntid[0], std::max(1u, k.maxntid[1]),
+                std::max(1u, k.maxntid[2]));
   if (cfg.sharedBytes > static_cast<unsigned>(std::max(0, f->maxDynamicShared())))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "{} bytes of dynamic shared memory: '{}' allows {} "
+                "(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                cfg.sharedBytes, f->name(), f->maxDynamicShared());
   if (k.paramBytes > kMaxParamBytes)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "'{}' has {} bytes of parameters, more than {}",
+                f->name(), k.paramBytes, kMaxParamBytes);
   // Every block of a cooperative grid is resident, as many per multiprocessor as occupancy says,
   // on the multiprocessors of the function's context (a green context's share).
   const Context *ctx = f->module()->context();
@@ -67,7 +81,11 @@ CUresult validateLaunch(const Function *f, const LaunchConfig &cfg) {
       uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] >
           uint64_t(f->activeBlocksPerMultiprocessor(static_cast<int>(nthreads), cfg.sharedBytes)) *
               multiprocessors)
-    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+    return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                "a cooperative grid of {} blocks: at most {} per multiprocessor x {} are resident",
+                uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2],
+                f->activeBlocksPerMultiprocessor(static_cast<int>(nthreads), cfg.sharedBytes),
+                multiprocessors);
   return CUDA_SUCCESS;
 }
 
@@ -83,10 +101,10 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   alignas(16) uint8_t params[kMaxParamBytes + 4];
   if (kernelParams) {
     if (extra)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra are given");
     for (size_t i = 0; i < k.params.size(); ++i) {
       if (!kernelParams[i])
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "kernelParams[{}] is NULL", i);
       std::memcpy(params + k.params[i].offset, kernelParams[i], k.params[i].size);
     }
   } else if (extra) {
@@ -98,18 +116,24 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
         buf = extra[i + 1];
       } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
         if (!extra[i + 1])
-          return CUDA_ERROR_INVALID_VALUE;
+          return fail(CUDA_ERROR_INVALID_VALUE,
+                      "extra: CU_LAUNCH_PARAM_BUFFER_SIZE points to NULL");
         bufSize = *static_cast<size_t *>(extra[i + 1]);
         haveSize = true;
       } else {
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "extra[{}] = {} is no CU_LAUNCH_PARAM_ marker", i,
+                    extra[i]);
       }
     }
     if (!buf || !haveSize || bufSize < k.paramBytes)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "extra: a buffer and its size of at least {} bytes are needed for '{}'",
+                  k.paramBytes, f->name());
     std::memcpy(params, buf, k.paramBytes);
   } else if (!k.params.empty()) {
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "'{}' has {} parameters but kernelParams and extra are NULL", f->name(),
+                k.params.size());
   }
 
   auto fn = f->module()->program().blockFunction(k, cfg.block);
@@ -160,7 +184,8 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   exec::GridResult result = cfg.cooperative ? pool().runCooperative(job) : pool().run(job);
   services.flush();
   if (result.status == exec::GridStatus::OutOfMemory)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY,
+                "rejected: result.status == exec::GridStatus::OutOfMemory");
   if (result.status == exec::GridStatus::Fault) {
     // As on a GPU the launch itself succeeds; the context now reports the fault on every call.
     CUresult e = faultError(result.fault.kind);

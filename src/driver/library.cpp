@@ -1,5 +1,6 @@
 // Libraries and kernels: PTX extracted once, modules loaded per context on first use.
 #include "cucpu/driver/library.h"
+#include "cucpu/driver/reason.h"
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
@@ -76,15 +77,16 @@ CUresult Library::load(const void *image, int cc, std::unique_ptr<Library> *out)
                    "\x7f"
                    "ELF",
                    4) == 0) {
-    fatbin::reportMachineCodeOnly("the library is a cubin (GPU machine code) and holds no PTX: "
-                                  "rebuild with -gencode arch=compute_XX,code=compute_XX");
-    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    constexpr const char *kWhy = "the library is a cubin (GPU machine code) and holds no PTX: "
+                                 "rebuild with -gencode arch=compute_XX,code=compute_XX";
+    fatbin::reportMachineCodeOnly(kWhy);
+    return fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "{}", kWhy);
   }
   if (fatbin::isFatBinary(image)) {
     std::string log;
     if (CUresult r = fatbin::extractPtx(image, cc, &lib->ptx_, &log); r != CUDA_SUCCESS) {
       log::info(log::Component::Driver, "library load failed: {}", log);
-      return r;
+      return fail(r, "library load failed: {}", log);
     }
   } else {
     lib->ptx_ = static_cast<const char *>(image);
@@ -133,7 +135,8 @@ CUresult Kernel::function(Context *ctx, Function **out) {
   if (CUresult r = library_->module(ctx, &m); r != CUDA_SUCCESS)
     return r;
   *out = m->function(name_);
-  return *out ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+  return *out ? CUDA_SUCCESS
+              : fail(CUDA_ERROR_NOT_FOUND, "the library's module has no kernel '{}'", name_);
 }
 
 CUresult Kernel::apply(Function *f) const {

@@ -3,6 +3,7 @@
 #include "cucpu/driver/link.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
 #include "fatbin.h"
@@ -52,7 +53,7 @@ CUresult Linker::fail(CUresult r, const std::string &message) {
   size_t n = fillLog(opts_.errorLog, opts_.errorLogSize, message + "\n");
   if (opts_.errorLogSizeOut)
     *opts_.errorLogSizeOut = n;
-  return r;
+  return driver::fail(r, "link: {}", message);
 }
 
 CUresult Linker::add(CUjitInputType type, const void *data, size_t size, const char *name) {

@@ -4,6 +4,7 @@
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/ipc.h"
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
@@ -51,12 +52,12 @@ void collect(MemPool *pool) {
 
 CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
   if (imported_) // an imported pool only maps what its exporter allocated
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: imported_");
   // An exportable pool's blocks have pages of their own (each goes into a memory file).
   const size_t block =
       blockFor(exportable() ? std::max(bytes, DeviceArena::kLargestClass + 1) : bytes);
   if (block == 0 || block > device_->totalMemory())
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: block == 0 || block > device_->totalMemory()");
   uintptr_t base = 0;
   {
     std::lock_guard lk(mutex_);
@@ -193,7 +194,8 @@ CUresult MemPool::getAttribute(CUmemPool_attribute attr, void *value) {
     put(usedHigh_);
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                static_cast<long long>(attr));
   }
 }
 
@@ -216,12 +218,13 @@ CUresult MemPool::setAttribute(CUmemPool_attribute attr, const void *value) {
   case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
     std::memcpy(&v, value, sizeof v);
     if (v != 0)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: v != 0");
     (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? usedHigh_ : reservedHigh_) =
         attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? used_ : reserved_;
     return CUDA_SUCCESS;
   default: // the current values are read-only
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                static_cast<long long>(attr));
   }
 }
 
@@ -236,11 +239,12 @@ CUmemAccess_flags MemPool::access(int ordinal) {
 CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
   // What an H200 answers for its own device: read-only cannot be, none names no peer.
   if (flags == CU_MEM_ACCESS_FLAGS_PROT_READ)
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: flags == CU_MEM_ACCESS_FLAGS_PROT_READ");
   if (ordinal == device_->ordinal())
     return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
   if (flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && "
+                                          "flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE");
   std::lock_guard lk(mutex_);
   peers_[ordinal] = flags; // every device is the same CPU: recorded, nothing to map
   return CUDA_SUCCESS;
@@ -291,10 +295,11 @@ CUresult destroyPool(MemPool *pool) {
     Registry &r = registry();
     std::lock_guard lk(r.mutex);
     if (!r.pools.count(pool) || r.doomed.count(pool))
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: !r.pools.count(pool) || r.doomed.count(pool)");
     for (auto &[device, p] : r.defaults)
-      if (p == pool)
-        return CUDA_ERROR_INVALID_VALUE; // a device's default pool stays
+      if (p == pool) // a device's default pool stays
+        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: p == pool");
     for (auto it = r.current.begin(); it != r.current.end();)
       it = it->second == pool ? r.current.erase(it) : std::next(it);
     r.doomed[pool] = true;

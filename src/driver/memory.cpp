@@ -7,6 +7,7 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
@@ -43,11 +44,15 @@ CUresult MemoryTracker::insert(Allocation a) {
   std::lock_guard lk(mutex_);
   auto next = allocations_.lower_bound(a.base);
   if (next != allocations_.end() && next->first < a.base + a.size)
-    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    return fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                "[{:#x}, +{}) overlaps memory already tracked at {:#x}", a.base, a.size,
+                next->first);
   if (next != allocations_.begin()) {
     const Allocation &prev = std::prev(next)->second;
     if (prev.base + prev.size > a.base)
-      return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+      return fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                  "[{:#x}, +{}) overlaps memory already tracked at {:#x}", a.base, a.size,
+                  prev.base);
   }
   a.id = nextId_++;
   allocations_[a.base] = a;
@@ -58,19 +63,21 @@ CUresult MemoryTracker::insert(Allocation a) {
 
 CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, bool managed) {
   if (bytes == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "bytes is 0");
   const size_t capacity = ctx->device()->totalMemory();
   if (bytes > capacity - std::min(capacity, used()))
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "{} bytes do not fit: {} of the device's {} are in use",
+                bytes, used(), capacity);
   size_t taken = 0;
   void *p = deviceArena().allocate(std::max(bytes, kMinimumBlock), &taken);
   if (!p)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "the device arena has no room for {} bytes", bytes);
   {
     std::lock_guard lk(mutex_);
     if (used_ + taken > capacity) {
       deviceArena().release(p);
-      return CUDA_ERROR_OUT_OF_MEMORY;
+      return fail(CUDA_ERROR_OUT_OF_MEMORY, "{} bytes do not fit in the device's {}", bytes,
+                  capacity);
     }
     used_ += taken;
   }
@@ -82,11 +89,11 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, b
 
 CUresult MemoryTracker::allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out) {
   if (bytes == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "bytes is 0");
   size_t taken = 0;
   void *p = deviceArena().allocate(std::max(bytes, kMinimumBlock), &taken);
   if (!p)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "the device arena has no room for {} bytes", bytes);
   auto base = reinterpret_cast<uintptr_t>(p);
   insert(Allocation{base, bytes, 0, ctx, MemoryKind::Host, flags, 0, false});
   *out = p;
@@ -96,7 +103,7 @@ CUresult MemoryTracker::allocateHost(Context *ctx, size_t bytes, unsigned flags,
 CUresult MemoryTracker::registerHost(Context *ctx, void *ptr, size_t bytes, unsigned flags) {
   auto base = reinterpret_cast<uintptr_t>(ptr);
   if (!ptr || bytes == 0 || base + bytes < base)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "cannot register {} bytes at {}", bytes, ptr);
   return insert(Allocation{base, bytes, 0, ctx, MemoryKind::Registered, flags, 0, false});
 }
 
@@ -114,7 +121,10 @@ bool MemoryTracker::remove(uintptr_t base, MemoryKind kind, Allocation *out) {
 CUresult MemoryTracker::removeAndRelease(uintptr_t base, MemoryKind kind, CUresult missing) {
   Allocation a;
   if (!remove(base, kind, &a))
-    return missing;
+    return fail(missing, "{:#x} is not the start of a live {} allocation", base,
+                kind == MemoryKind::Device ? "device"
+                : kind == MemoryKind::Host ? "page-locked host"
+                                           : "registered host");
   release(a);
   return CUDA_SUCCESS;
 }
@@ -130,7 +140,8 @@ CUresult MemoryTracker::freeInStreamOrder(CUdeviceptr ptr) {
     return CUDA_SUCCESS;
   Allocation a;
   if (!remove(ptr, MemoryKind::Device, &a))
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "{:#x} is not the start of a live device allocation",
+                ptr);
   if (a.pool)
     a.pool->recycle(a.base, a.block);
   else
@@ -159,7 +170,8 @@ void MemoryTracker::trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, s
 CUresult MemoryTracker::charge(size_t bytes, size_t capacity) {
   std::lock_guard lk(mutex_);
   if (used_ + bytes > capacity || used_ + bytes < used_)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "{} bytes do not fit: {} of {} are in use", bytes, used_,
+                capacity);
   used_ += bytes;
   return CUDA_SUCCESS;
 }

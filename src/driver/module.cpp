@@ -5,6 +5,7 @@
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/link.h"
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -152,7 +153,8 @@ CUresult Function::attribute(CUfunction_attribute attr, int *value) const {
     *value = 0;
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                static_cast<long long>(attr));
   }
 }
 
@@ -160,13 +162,16 @@ CUresult Function::setAttribute(CUfunction_attribute attr, int value) {
   switch (attr) {
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
     if (value < 0 || value + static_cast<int>(kernel_->staticSharedBytes) > kOptinSharedLimit)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: value < 0 || value + static_cast<int>(kernel_->staticSharedBytes) > "
+                  "kOptinSharedLimit");
     maxDynamicShared_ = value;
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
     return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
+                static_cast<long long>(attr));
   }
 }
 
@@ -195,13 +200,15 @@ Function *Module::function(std::string_view name) {
 }
 
 CUresult Module::managedGlobal(std::string_view name, CUdeviceptr *address, size_t *bytes) {
-  return program_->isManaged(name) ? global(name, address, bytes) : CUDA_ERROR_NOT_FOUND;
+  return program_->isManaged(name)
+             ? global(name, address, bytes)
+             : fail(CUDA_ERROR_NOT_FOUND, "the module has no managed variable '{}'", name);
 }
 
 CUresult Module::global(std::string_view name, CUdeviceptr *address, size_t *bytes) {
   auto g = program_->global(name);
   if (!g)
-    return static_cast<CUresult>(g.error().code());
+    return fail(static_cast<CUresult>(g.error().code()), "the module has no variable '{}'", name);
   {
     std::lock_guard lk(ctx_->mutex);
     if (std::find(trackedGlobals_.begin(), trackedGlobals_.end(), g->first) ==
@@ -282,7 +289,7 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
       *opts.errorLogSizeOut = n;
     if (opts.infoLogSizeOut)
       *opts.infoLogSizeOut = fillLog(opts.infoLog, opts.infoLogSize, "");
-    return result;
+    return fail(result, "module load failed: {}", why);
   }
   std::string info = opts.verbose ? log : std::string();
   size_t n = fillLog(opts.infoLog, opts.infoLogSize, info);

@@ -7,6 +7,7 @@
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/ipc.h"
 #include "cucpu/driver/memory.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
@@ -83,8 +84,8 @@ CUresult MemPool::importHandle(Device *device, int fd, MemPool **out) {
   Identity id;
   if (fd < 0 || pread(fd, &id, sizeof id, 0) != ssize_t(sizeof id) ||
       std::memcmp(id.magic, kMagic, sizeof kMagic) != 0) {
-    log::debug(log::Component::Mem, "cuMemPoolImportFromShareableHandle: {} names no pool", fd);
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "cuMemPoolImportFromShareableHandle: {} names no pool",
+                fd);
   }
   CUmemPoolProps props{};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -103,7 +104,7 @@ CUresult MemPool::exportPointer(const Allocation &a, CUmemPoolPtrExportData *out
   std::lock_guard lk(mutex_);
   auto it = shared_.find(a.base);
   if (it == shared_.end())
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == shared_.end()");
   if (key_ == 0)
     key_ = nextKey++; // the pool's name, also before its descriptor was asked for
   PointerData d{};
@@ -124,7 +125,9 @@ CUresult MemPool::importPointer(Context *ctx, const CUmemPoolPtrExportData &data
   std::memcpy(&d, &data, sizeof d);
   if (!imported_ || std::memcmp(d.magic, kMagic, sizeof kMagic) != 0 || d.key != key_ ||
       d.pid != sourcePid_ || d.size > d.mapBytes)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "rejected: !imported_ || std::memcmp(d.magic, kMagic, sizeof kMagic) != 0 || d.key "
+                "!= key_ || d.pid != sourcePid_ || d.size > d.mapBytes");
   uintptr_t start;
   if (CUresult r = mapFromProcess(d.pid, d.fd, d.mapBytes, &start); r != CUDA_SUCCESS)
     return r;

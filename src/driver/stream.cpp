@@ -5,6 +5,7 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
+#include "cucpu/driver/reason.h"
 
 #include <algorithm>
 #include <atomic>
@@ -106,7 +107,8 @@ CUresult StreamAttributes::get(CUstreamAttrID id, CUstreamAttrValue *out) const 
     out->memSyncDomain = memSyncDomain;
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "id = {} is not a value this call takes",
+                static_cast<long long>(id));
   }
 }
 
@@ -114,12 +116,15 @@ CUresult StreamAttributes::set(CUstreamAttrID id, const CUstreamAttrValue &v) {
   switch (id) {
   case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
     if (v.accessPolicyWindow.hitRatio < 0.0f || v.accessPolicyWindow.hitRatio > 1.0f)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(
+          CUDA_ERROR_INVALID_VALUE,
+          "rejected: v.accessPolicyWindow.hitRatio < 0.0f || v.accessPolicyWindow.hitRatio > 1.0f");
     accessPolicyWindow = v.accessPolicyWindow;
     return CUDA_SUCCESS;
   case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
     if (v.syncPolicy < CU_SYNC_POLICY_AUTO || v.syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: v.syncPolicy < CU_SYNC_POLICY_AUTO || "
+                                            "v.syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC");
     syncPolicy = v.syncPolicy;
     return CUDA_SUCCESS;
   case CU_STREAM_ATTRIBUTE_PRIORITY: // clamped into cuCtxGetStreamPriorityRange's 0 .. -5
@@ -131,11 +136,14 @@ CUresult StreamAttributes::set(CUstreamAttrID id, const CUstreamAttrValue &v) {
   case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
     if (v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT &&
         v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "rejected: v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT && "
+                  "v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE");
     memSyncDomain = v.memSyncDomain;
     return CUDA_SUCCESS;
   default:
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "id = {} is not a value this call takes",
+                static_cast<long long>(id));
   }
 }
 
@@ -361,11 +369,12 @@ StreamPoints Event::points() {
 
 CUresult Event::elapsed(Event *start, Event *end, float *ms) {
   if ((start->flags() | end->flags()) & CU_EVENT_DISABLE_TIMING)
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE,
+                "rejected: (start->flags() | end->flags()) & CU_EVENT_DISABLE_TIMING");
   if (!start->recorded() || !end->recorded())
-    return CUDA_ERROR_INVALID_HANDLE;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !start->recorded() || !end->recorded()");
   if (!start->complete() || !end->complete())
-    return CUDA_ERROR_NOT_READY;
+    return fail(CUDA_ERROR_NOT_READY, "rejected: !start->complete() || !end->complete()");
   *ms = std::chrono::duration<float, std::milli>(end->time() - start->time()).count();
   return CUDA_SUCCESS;
 }
@@ -386,7 +395,7 @@ CUresult destroyStream(Stream *s) {
     Registry &r = registry();
     std::lock_guard lk(r.mutex);
     if (!r.live.erase(s))
-      return CUDA_ERROR_INVALID_HANDLE;
+      return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !r.live.erase(s)");
     auto &v = r.byContext[s->context()];
     auto it = std::find_if(v.begin(), v.end(), [&](auto &p) { return p.get() == s; });
     keep = std::move(*it);

@@ -3,6 +3,7 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/reason.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/env.h"
@@ -20,13 +21,13 @@ CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedAr
   if (extra && extra[0] == CU_LAUNCH_PARAM_END)
     extra = nullptr;
   if (kernelParams && extra)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: kernelParams && extra");
   if (kernelParams) {
     size_t offset, size;
     std::vector<std::pair<size_t, size_t>> spans; // (position in bytes, size)
     for (size_t i = 0; f->param(i, &offset, &size); ++i) {
       if (!kernelParams[i])
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE, "kernelParams[{}] is NULL", i);
       spans.emplace_back(args->bytes.size(), size);
       args->bytes.insert(args->bytes.end(), static_cast<unsigned char *>(kernelParams[i]),
                          static_cast<unsigned char *>(kernelParams[i]) + size);
@@ -43,17 +44,21 @@ CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedAr
         args->bufferSize = *static_cast<size_t *>(extra[i + 1]);
         haveSize = true;
       } else {
-        return CUDA_ERROR_INVALID_VALUE;
+        return fail(CUDA_ERROR_INVALID_VALUE,
+                    "extra[{}]: not a CU_LAUNCH_PARAM_ marker with a value", i);
       }
     }
     if (!buf || !haveSize || args->bufferSize < f->kernel().paramBytes)
-      return CUDA_ERROR_INVALID_VALUE;
+      return fail(CUDA_ERROR_INVALID_VALUE,
+                  "extra: a buffer and its size of at least {} bytes are needed for '{}'",
+                  f->kernel().paramBytes, f->name());
     args->bytes.assign(static_cast<const unsigned char *>(buf),
                        static_cast<const unsigned char *>(buf) + args->bufferSize);
     args->extra = {CU_LAUNCH_PARAM_BUFFER_POINTER, args->bytes.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &args->bufferSize, CU_LAUNCH_PARAM_END};
   } else if (size_t offset, size; f->param(0, &offset, &size)) {
-    return CUDA_ERROR_INVALID_VALUE; // parameters, but none given
+    return fail(CUDA_ERROR_INVALID_VALUE, "'{}' has parameters but kernelParams and extra are NULL",
+                f->name());
   }
   return CUDA_SUCCESS;
 }

@@ -1,7 +1,8 @@
 // The misuse matrix: driver API calls given what a wrong program gives them (no cuInit, no
 // current context, null outputs, destroyed and other contexts' handles, values out of range,
 // junk images), each case in a process of its own with a time limit. Prints one line per case:
-// its name and the CUresult, or "signal N" / "timeout" when the driver crashed or hung.
+// its name and the CUresult, or "signal N" / "timeout" when the driver crashed or hung; each
+// case's name goes to stderr first, so a driver's log can be read case by case.
 // tests/gpu/answers/misuse.txt holds an H200's lines; tests/gpu/compare_misuse.py checks cucpu's
 // against them (test api_misuse_matrix).
 #include <cuda.h>
@@ -1569,6 +1570,8 @@ int main(int argc, char **argv) {
   (void)argv;
   for (const auto &c : cases) {
     std::fflush(stdout);
+    std::fprintf(stderr, "misuse case: %s\n", c.first.c_str()); // what the driver logs is of it
+    std::fflush(stderr);
     int fds[2];
     if (pipe(fds) != 0)
       return 1;
