@@ -108,7 +108,7 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
     return r;
   auto m = driver::findMipmappedArray(hMipmappedArray);
   if (!m)
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "m is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "the mipmapped array is not live");
   if (!pLevelArray || level >= m->levels().size())
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
                         "rejected: !pLevelArray || level >= m->levels().size()");

@@ -29,10 +29,6 @@ bool usableAsCurrent(driver::Context *c) {
 }
 
 CUresult destroyCtx(CUcontext ctx) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!ctx)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctx is NULL");
   driver::Context *c = fromHandle(ctx);
   if (!driver::isLiveContext(c)) // a second destruction (an H200, tests/gpu/answers/misuse.txt)
     return driver::isDestroyedContext(c)
@@ -41,24 +37,15 @@ CUresult destroyCtx(CUcontext ctx) {
                : driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
                               static_cast<void *>(ctx));
   if (c->isPrimary()) // primary contexts are released, not destroyed
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: c->isPrimary()");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "a primary context is released, not destroyed");
   driver::forgetOnThisThread(c); // popped from the calling thread's stack, as CUDA documents
   CUresult r = driver::destroyContext(c);
   driver::rememberDestroyed(c);
   return r;
 }
 
-CUresult primaryRelease(CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  return driver::releasePrimary(d);
-}
-
 CUresult primarySetFlags(CUdevice dev, unsigned int flags) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
+  driver::Device *d = driver::device(dev);
   if (!validContextFlags(flags))
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validContextFlags(flags)");
   std::lock_guard lk(d->primaryMutex);
@@ -66,29 +53,17 @@ CUresult primarySetFlags(CUdevice dev, unsigned int flags) {
   return CUDA_SUCCESS;
 }
 
-CUresult primaryReset(CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  return driver::resetPrimary(d);
-}
-
 CUresult pushCtx(CUcontext ctx) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!ctx)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctx is NULL");
   if (!usableAsCurrent(fromHandle(ctx)))
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !usableAsCurrent(fromHandle(ctx))");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
+                        static_cast<void *>(ctx));
   driver::push(fromHandle(ctx));
   return CUDA_SUCCESS;
 }
 
 CUresult popCtx(CUcontext *pctx) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   if (!driver::current())
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !driver::current()");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "no context is current on this thread");
   driver::Context *c = driver::pop();
   if (pctx)
     *pctx = toHandle(c);
@@ -119,20 +94,19 @@ CUresult synchronizeCtx(CUcontext ctx) {
 } // namespace
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!pctx)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pctx is NULL");
   driver::Context *c;
-  CUresult r = driver::retainPrimary(d, &c);
+  CUresult r = driver::retainPrimary(driver::device(dev), &c);
   if (r == CUDA_SUCCESS)
     *pctx = toHandle(c);
   return r;
 }
 
-CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return primaryRelease(dev); }
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) { return primaryRelease(dev); }
+CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
+  return driver::releasePrimary(driver::device(dev));
+}
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  return driver::releasePrimary(driver::device(dev));
+}
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) {
   return primarySetFlags(dev, flags);
 }
@@ -141,19 +115,17 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
 }
 
 CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!flags || !active)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags or active is NULL");
+  driver::Device *d = driver::device(dev);
   std::lock_guard lk(d->primaryMutex);
   *flags = d->primaryFlags;
   *active = d->primary != nullptr;
   return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return primaryReset(dev); }
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) { return primaryReset(dev); }
+CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return driver::resetPrimary(driver::device(dev)); }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  return driver::resetPrimary(driver::device(dev));
+}
 
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev) {
   return createCtx(pctx, flags, dev);
@@ -195,20 +167,14 @@ CUresult cuCtxPopCurrent(CUcontext *pctx) { return popCtx(pctx); }
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx) { return popCtx(pctx); }
 
 CUresult cuCtxSetCurrent(CUcontext ctx) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   if (ctx && !usableAsCurrent(fromHandle(ctx)))
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
-                        "rejected: ctx && !usableAsCurrent(fromHandle(ctx))");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "context {} is not live",
+                        static_cast<void *>(ctx));
   driver::setCurrent(fromHandle(ctx));
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetCurrent(CUcontext *pctx) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!pctx)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pctx is NULL");
   *pctx = toHandle(driver::current());
   return CUDA_SUCCESS;
 }
@@ -217,12 +183,7 @@ CUresult cuCtxGetDevice(CUdevice *device) { return contextDevice(device, nullptr
 CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) { return contextDevice(device, ctx); }
 
 CUresult cuCtxGetFlags(unsigned int *flags) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!flags)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags is NULL");
-  *flags = c->flags();
+  *flags = driver::current()->flags();
   return CUDA_SUCCESS;
 }
 

@@ -21,8 +21,6 @@ int codeOf(const CUresult &error) {
 } // namespace
 
 CUresult cuGetErrorString(CUresult error, const char **pStr) {
-  if (!pStr)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pStr is NULL");
   const char *s = cucpu_error_string(codeOf(error));
   *pStr = s;
   return s ? CUDA_SUCCESS
@@ -30,8 +28,6 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
 }
 
 CUresult cuGetErrorName(CUresult error, const char **pStr) {
-  if (!pStr)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pStr is NULL");
   const char *s = cucpu_error_name(codeOf(error));
   *pStr = s;
   return s ? CUDA_SUCCESS
@@ -41,38 +37,26 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
 CUresult cuInit(unsigned int Flags) { return driver::initialize(Flags); }
 
 CUresult cuDriverGetVersion(int *driverVersion) {
-  if (!driverVersion)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "driverVersion is NULL");
   *driverVersion = CUDA_VERSION;
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!device)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "device is NULL");
   if (!driver::device(ordinal))
-    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: !driver::device(ordinal)");
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "there is no device {}", ordinal);
   *device = ordinal;
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetCount(int *count) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!count)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
   *count = driver::deviceCount();
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!name || len <= 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !name || len <= 0");
+  const driver::Device *d = driver::device(dev);
+  if (len <= 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "len = {} leaves no room", len);
   size_t n = std::min(static_cast<size_t>(len) - 1, d->name().size());
   std::memcpy(name, d->name().data(), n);
   name[n] = '\0';
@@ -80,45 +64,22 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
 }
 
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!bytes)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "bytes is NULL");
-  *bytes = d->totalMemory();
+  *bytes = driver::device(dev)->totalMemory();
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!pi)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
-  return d->attribute(attrib, pi);
+  return driver::device(dev)->attribute(attrib, pi);
 }
 
-namespace {
-CUresult getUuid(CUuuid *uuid, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!uuid)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "uuid is NULL");
-  *uuid = d->uuid();
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
+  *uuid = driver::device(dev)->uuid();
   return CUDA_SUCCESS;
 }
-} // namespace
-
-CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return getUuid(uuid, dev); }
-CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) { return getUuid(uuid, dev); }
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) { return impl::cuDeviceGetUuid(uuid, dev); }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!major || !minor)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "major or minor is NULL");
+  const driver::Device *d = driver::device(dev);
   *major = d->ccMajor();
   *minor = d->ccMinor();
   return CUDA_SUCCESS;
@@ -151,11 +112,9 @@ bool parsePciBusId(const char *s, unsigned *domain, unsigned *bus, unsigned *dev
 } // namespace
 
 CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!pciBusId || len <= 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pciBusId || len <= 0");
+  const driver::Device *d = driver::device(dev);
+  if (len <= 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "len = {} leaves no room", len);
   std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0",
                 attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
                 attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
@@ -164,13 +123,9 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
 }
 
 CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   unsigned domain, bus, device;
-  if (!dev || !pciBusId || !parsePciBusId(pciBusId, &domain, &bus, &device))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !dev || !pciBusId || !parsePciBusId(pciBusId, &domain, &bus, &device)");
+  if (!parsePciBusId(pciBusId, &domain, &bus, &device))
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "'{}' is not a PCI bus id", pciBusId);
   for (int i = 0; i < driver::deviceCount(); ++i) {
     const driver::Device *d = driver::device(i);
     if (unsigned(attributeOf(d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)) == domain &&
@@ -180,15 +135,11 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
       return CUDA_SUCCESS;
     }
   }
-  return CUDA_ERROR_INVALID_DEVICE;
+  return driver::fail(CUDA_ERROR_INVALID_DEVICE, "no device has PCI bus id '{}'", pciBusId);
 }
 
 CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!prop)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "prop is NULL");
+  const driver::Device *d = driver::device(dev);
   auto a = [&](CUdevice_attribute at) { return attributeOf(d, at); };
   prop->maxThreadsPerBlock = a(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   prop->maxThreadsDim[0] = a(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
@@ -209,27 +160,16 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
 
 CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format,
                                             unsigned numChannels, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!maxWidthInElements || (numChannels != 1 && numChannels != 2 && numChannels != 4) ||
-      format == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !maxWidthInElements || (numChannels != 1 && numChannels != 2 && "
-                        "numChannels != 4) || format == 0");
-  *maxWidthInElements =
-      static_cast<size_t>(attributeOf(d, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH));
+  if (numChannels != 1 && numChannels != 2 && numChannels != 4)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "numChannels = {} is not 1, 2 or 4", numChannels);
+  if (format == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "format is 0");
+  *maxWidthInElements = static_cast<size_t>(
+      attributeOf(driver::device(dev), CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH));
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!pi || static_cast<unsigned>(type) >= CU_EXEC_AFFINITY_TYPE_MAX)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !pi || static_cast<unsigned>(type) >= CU_EXEC_AFFINITY_TYPE_MAX");
+CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType, CUdevice) {
   *pi = 0; // worker threads cannot be partitioned between contexts
   return CUDA_SUCCESS;
 }

@@ -9,8 +9,6 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
   driver::Function *f;
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
-  if (!name)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
   *name = f->name().c_str();
   return CUDA_SUCCESS;
 }
@@ -27,8 +25,6 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
   driver::Function *f;
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
-  if (!hmod)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hmod is NULL");
   *hmod = reinterpret_cast<CUmodule>(f->module());
   return CUDA_SUCCESS;
 }
@@ -37,8 +33,6 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
   driver::Function *f;
   if (CUresult r = functionOf(function, &f); r != CUDA_SUCCESS)
     return r;
-  if (!state)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "state is NULL");
   *state = CU_FUNCTION_LOADING_STATE_LOADED; // kernels are lowered when their module loads
   return CUDA_SUCCESS;
 }
@@ -52,9 +46,6 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
   driver::Function *f;
   if (CUresult r = functionOf(hfunc, &f); r != CUDA_SUCCESS)
     return r;
-  if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
   f->cacheConfig = config;
   return CUDA_SUCCESS;
 }

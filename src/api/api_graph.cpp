@@ -170,7 +170,7 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode,
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "phNode or hOriginalNode is NULL");
   driver::Node *n = g->cloneOf(reinterpret_cast<driver::Node *>(hOriginalNode));
   if (!n)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "n is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hOriginalNode has no clone in this graph");
   *phNode = handle(n);
   return CUDA_SUCCESS;
 }

@@ -77,7 +77,7 @@ Make memcpyMake(const CUDA_MEMCPY3D *p, CUcontext ctx) {
   return [p, ctx](driver::NodeSpec *n) {
     driver::Context *c;
     if (!p)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
     if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
       return r;
     return copyNode(*p, c, n);
@@ -88,7 +88,7 @@ Make memsetMake(const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
   return [p, ctx](driver::NodeSpec *n) {
     driver::Context *c;
     if (!p)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "nodeParams is NULL");
     if (CUresult r = contextOf(ctx, &c); r != CUDA_SUCCESS)
       return r;
     return memsetNode(*p, c, n);

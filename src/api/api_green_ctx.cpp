@@ -170,8 +170,7 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
                           "rejected: !originOf(resources[i], &o)");
     if (o.device != first.device) // (resources of two splits are accepted, as an H200 does)
       return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
-                          "rejected: o.device != first.device) // (resources of two splits are "
-                          "accepted, as an H200 does");
+                          "resources {} and 0 are of different devices", i);
     sms += resources[i].sm.smCount;
   }
   auto *d = new ResourceDesc{first.device, sms};

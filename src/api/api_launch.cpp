@@ -211,10 +211,6 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void 
 }
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
-  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!pi)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
   driver::Function *fn;
   if (CUresult r = api::functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;
@@ -222,8 +218,6 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
 }
 
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
-  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-    return r;
   driver::Function *fn;
   if (CUresult r = api::functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;

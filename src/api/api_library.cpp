@@ -140,7 +140,7 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
     return r;
   std::ifstream in(fileName, std::ios::binary);
   if (!in)
-    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "cannot open '{}'", fileName);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   bytes.append(8, '\0'); // PTX text ends with a NUL; a fat binary is read 8-byte aligned below
   std::vector<uint64_t> aligned(bytes.size() / 8 + 1);
@@ -165,7 +165,7 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "pKernel or name is NULL");
   driver::Kernel *k = lib->kernel(name);
   if (!k)
-    return driver::fail(CUDA_ERROR_NOT_FOUND, "k is NULL");
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "the library has no kernel '{}'", name);
   *pKernel = reinterpret_cast<CUkernel>(k);
   return CUDA_SUCCESS;
 }
@@ -242,7 +242,7 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
   if (!pi)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
   if (!c)
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "c is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "no context is current on this thread");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;

@@ -50,7 +50,7 @@ CUresult addData(CUlinkState state, CUjitInputType type, const void *data, size_
     return r;
   driver::Linker *l = linkerOf(state);
   if (!l)
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "l is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "state is not a live link state");
   if (!data || size == 0)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !data || size == 0");
   return l->add(type, data, size, name);
@@ -65,7 +65,7 @@ CUresult addFile(CUlinkState state, CUjitInputType type, const char *path) {
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "cannot open '{}'", path);
   std::stringstream ss;
   ss << in.rdbuf();
   std::string bytes = ss.str();
@@ -108,7 +108,7 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
     return r;
   driver::Linker *l = linkerOf(state);
   if (!l)
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "l is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "state is not a live link state");
   if (!cubinOut || !sizeOut)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "cubinOut or sizeOut is NULL");
   return l->complete(cubinOut, sizeOut);

@@ -188,7 +188,7 @@ CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
 
 CUresult copy2D(const CUDA_MEMCPY2D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is NULL");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the copy descriptor is NULL");
   return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1}, stream, pt);
 }
 

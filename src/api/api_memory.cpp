@@ -82,14 +82,7 @@ CUresult copyPeer(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcontext 
 } // namespace
 
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
-    return r;
-  if (!dptr || bytesize == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !dptr || bytesize == 0");
-  return driver::memory().allocate(c, bytesize, dptr);
+  return driver::memory().allocate(driver::current(), bytesize, dptr); // 0 bytes: INVALID_VALUE
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
@@ -144,13 +137,6 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
 
 CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
                             unsigned int ElementSizeBytes) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
-    return r;
-  if (!dptr || !pPitch)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "output dptr or pPitch is NULL");
   if (WidthInBytes == 0 || Height == 0)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "an empty allocation ({} x {})", WidthInBytes,
                         Height);
@@ -160,9 +146,9 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
   constexpr size_t kPitchAlign = 512; // rows start on texture-pitch boundaries, as on GPUs
   size_t pitch = (WidthInBytes + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
   if (pitch < WidthInBytes || Height > SIZE_MAX / pitch)
-    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY,
-                        "rejected: pitch < WidthInBytes || Height > SIZE_MAX / pitch");
-  CUresult r = driver::memory().allocate(c, pitch * Height, dptr);
+    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY, "{} rows of {} bytes do not fit in memory",
+                        Height, pitch);
+  CUresult r = driver::memory().allocate(driver::current(), pitch * Height, dptr);
   if (r == CUDA_SUCCESS)
     *pPitch = pitch;
   return r;

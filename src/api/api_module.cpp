@@ -1,6 +1,6 @@
 // Entry points: module management (PTX loading with JIT options) and function lookup.
+#include "checks.h"
 #include "cucpu/support/log.h"
-#include "entry.h"
 #include "entry_points.h"
 #include "jit_options.h"
 
@@ -16,14 +16,10 @@ namespace cucpu::api::impl {
 
 namespace {
 
+// After the checks of a current context, the output and the image.
 CUresult load(CUmodule *module, const void *image, const driver::LoadOptions &opts) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!module || !image)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or image is NULL");
   driver::Module *m;
-  CUresult r = driver::loadModule(c, image, opts, &m);
+  CUresult r = driver::loadModule(driver::current(), image, opts, &m);
   if (r == CUDA_SUCCESS)
     *module = reinterpret_cast<CUmodule>(m);
   return r;
@@ -33,27 +29,27 @@ CUresult load(CUmodule *module, const void *image, const driver::LoadOptions &op
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image) { return load(module, image, {}); }
 
+// The JIT options are read first, as NVIDIA's driver does (tests/gpu/answers/misuse.txt).
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                             CUjit_option *options, void **optionValues) {
   driver::LoadOptions opts;
   if (CUresult r = parseJitOptions(numOptions, options, optionValues, &opts); r != CUDA_SUCCESS)
     return r;
+  if (CUresult r = check::context(); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = check::out(module, "module"); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = check::in(image, "image"); r != CUDA_SUCCESS)
+    return r;
   return load(module, image, opts);
 }
 
 CUresult cuModuleLoad(CUmodule *module, const char *fname) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!module || !fname)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or fname is NULL");
   std::ifstream in(fname, std::ios::binary);
   if (!in)
-    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "in is NULL");
+    return driver::fail(CUDA_ERROR_FILE_NOT_FOUND, "cannot open '{}'", fname);
   if (std::filesystem::is_directory(fname)) // opens, but cannot be read (an H200 answers 2)
-    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY,
-                        "rejected: std::filesystem::is_directory(fname)) // opens, but cannot be "
-                        "read (an H200 answers 2");
+    return driver::fail(CUDA_ERROR_OUT_OF_MEMORY, "'{}' is a directory", fname);
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str(); // NUL-terminated by std::string
@@ -61,35 +57,21 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
 }
 
 CUresult cuModuleUnload(CUmodule hmod) {
-  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-    return r;
-  auto *m = reinterpret_cast<driver::Module *>(hmod);
-  if (!driver::isLiveModule(m))
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveModule(m)");
-  return driver::unloadModule(m);
+  return driver::unloadModule(reinterpret_cast<driver::Module *>(hmod));
 }
 
 CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
-  if (CUresult r = api::requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!hfunc || !name)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hfunc or name is NULL");
-  auto *m = reinterpret_cast<driver::Module *>(hmod);
-  if (!driver::isLiveModule(m))
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveModule(m)");
-  driver::Function *f = m->function(name);
+  driver::Function *f = reinterpret_cast<driver::Module *>(hmod)->function(name);
   if (!f)
-    return driver::fail(CUDA_ERROR_NOT_FOUND, "f is NULL");
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "the module has no kernel '{}'", name);
   *hfunc = reinterpret_cast<CUfunction>(f);
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
-  driver::Module *m;
-  if (CUresult r = moduleOf(hmod, &m); r != CUDA_SUCCESS)
-    return r;
-  if (!name || (!dptr && !bytes))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !name || (!dptr && !bytes)");
+  auto *m = reinterpret_cast<driver::Module *>(hmod);
+  if (!dptr && !bytes)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "outputs dptr and bytes are both NULL");
   CUresult r = m->global(name, dptr, bytes);
   if (r == CUDA_ERROR_NOT_FOUND && m->function(name)) {
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
@@ -100,31 +82,19 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
 }
 
 CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
-  driver::Module *m;
-  if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
-    return r;
-  if (!count)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
-  *count = static_cast<unsigned>(m->functions().size());
+  *count = static_cast<unsigned>(reinterpret_cast<driver::Module *>(mod)->functions().size());
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions,
                                     CUmodule mod) {
-  driver::Module *m;
-  if (CUresult r = moduleOf(mod, &m); r != CUDA_SUCCESS)
-    return r;
-  if (!functions)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "functions is NULL");
-  const auto &all = m->functions();
+  const auto &all = reinterpret_cast<driver::Module *>(mod)->functions();
   for (size_t i = 0; i < all.size() && i < numFunctions; ++i)
     functions[i] = reinterpret_cast<CUfunction>(all[i].get());
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
-  if (!mode)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "mode is NULL");
   // CUDA_MODULE_LOADING=EAGER asks for eager loading; lazy is CUDA's default.
   auto v = env::get("CUDA_MODULE_LOADING");
   *mode = v && *v == "EAGER" ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;

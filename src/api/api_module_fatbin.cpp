@@ -7,13 +7,8 @@
 namespace cucpu::api::impl {
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
-  driver::Context *c;
-  if (CUresult r = api::currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!module || !fatCubin)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "module or fatCubin is NULL");
   driver::Module *m;
-  CUresult r = driver::loadModule(c, fatCubin, {}, &m);
+  CUresult r = driver::loadModule(driver::current(), fatCubin, {}, &m);
   if (r == CUDA_SUCCESS)
     *module = reinterpret_cast<CUmodule>(m);
   return r;

@@ -60,9 +60,8 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
   if (CUresult r = functionOf(hfunc, &fn); r != CUDA_SUCCESS)
     return r;
   if (x <= 0 || y <= 0 || z <= 0 || long(x) * y * z > fn->maxThreadsPerBlock())
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: x <= 0 || y <= 0 || z <= 0 || long(x) * y * z > fn->maxThreadsPerBlock()");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "block {}x{}x{}: '{}' allows at most {} threads",
+                        x, y, z, fn->name(), fn->maxThreadsPerBlock());
   std::lock_guard lk(fn->oldLaunchMutex);
   fn->oldLaunch.block[0] = unsigned(x);
   fn->oldLaunch.block[1] = unsigned(y);
@@ -76,25 +75,17 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
     return r;
   if (bytes > unsigned(fn->maxDynamicShared()))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: bytes > unsigned(fn->maxDynamicShared())");
+                        "{} bytes of dynamic shared memory: '{}' allows {}", bytes, fn->name(),
+                        fn->maxDynamicShared());
   std::lock_guard lk(fn->oldLaunchMutex);
   fn->oldLaunch.shared = bytes;
   return CUDA_SUCCESS;
 }
 
-CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
+// Bank sizes mean nothing to a CPU; the registry checks the value as the driver does.
+CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig) {
   driver::Function *fn;
-  if (CUresult r = functionOf(hfunc, &fn); r != CUDA_SUCCESS)
-    return r;
-  // Bank sizes mean nothing to a CPU; the value is checked as the driver checks it.
-  if (config != CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE &&
-      config != CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE &&
-      config != CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: config != CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE && config != "
-                        "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE && config != "
-                        "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE");
-  return CUDA_SUCCESS;
+  return functionOf(hfunc, &fn);
 }
 
 CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {

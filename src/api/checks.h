@@ -5,6 +5,7 @@
 
 #include "entry.h"
 
+#include "cucpu/driver/capture.h"
 #include "cucpu/driver/graph.h"
 #include "cucpu/driver/library.h"
 #include "cucpu/driver/mem_pool.h"
@@ -26,6 +27,9 @@ inline CUresult context() {
   driver::Context *c;
   return currentContext(&c);
 }
+
+// No stream capture that a potentially unsafe call (allocation, synchronisation) would break.
+inline CUresult noCapture() { return driver::unsafeDuringCapture(); }
 
 inline CUresult out(const void *p, const char *name) {
   return p ? CUDA_SUCCESS : fail(CUDA_ERROR_INVALID_VALUE, "output {} is NULL", name);
@@ -66,6 +70,16 @@ CUresult live(Handle h, bool (*isLive)(const Object *), const char *kind, const 
                     static_cast<const void *>(h), kind);
 }
 
+// A function, or a kernel standing for its function in the current context (resolved later).
+inline CUresult function(CUfunction h, const char *name) {
+  if (CUresult r = init(); r != CUDA_SUCCESS)
+    return r;
+  return driver::isLiveFunction(reinterpret_cast<const driver::Function *>(h)) ||
+                 driver::isLiveKernel(reinterpret_cast<const driver::Kernel *>(h))
+             ? CUDA_SUCCESS
+             : fail(CUDA_ERROR_INVALID_HANDLE, "{} = {} is not a live function or kernel", name,
+                    static_cast<const void *>(h));
+}
 inline CUresult event(CUevent h, const char *name) {
   return live(h, driver::isLiveEvent, "event", name);
 }

@@ -80,7 +80,7 @@ CUresult beginCapture(Stream *s, Graph *into, Node *const *deps, size_t count,
                       CUstreamCaptureMode mode) {
   std::lock_guard lk(captures().mutex);
   if (captureOf(s))
-    return fail(CUDA_ERROR_ILLEGAL_STATE, "rejected: captureOf(s)");
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "the stream is already being captured");
   auto c = std::make_shared<Capture>();
   c->id = captures().nextId++;
   c->graph = into ? into : createGraph();
@@ -99,11 +99,12 @@ CUresult endCapture(Stream *s, Graph **out) {
   *out = nullptr;
   auto c = captureOf(s);
   if (!c)
-    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "the stream is not being captured");
   CUresult r = CUDA_SUCCESS;
   if (c->origin != s) {
     invalidate(*c, "cuStreamEndCapture on a stream that joined it");
-    return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,
+                "cuStreamEndCapture on a stream that joined it");
   }
   if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED && c->thread != std::this_thread::get_id()) {
     r = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
@@ -148,9 +149,9 @@ CUresult captureNode(Stream *s, NodeSpec spec, Node **out) {
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c)
-    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "the stream is not being captured");
   if (c->invalid)
-    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: c->invalid");
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "the capture has been invalidated");
   auto &deps = c->streams[s];
   Node *n;
   if (CUresult r = c->graph->add(std::move(spec), deps.data(), deps.size(), &n); r != CUDA_SUCCESS)
@@ -165,13 +166,15 @@ CUresult updateCaptureDependencies(Stream *s, Node *const *deps, size_t count, u
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c || c->invalid)
-    return fail(CUDA_ERROR_ILLEGAL_STATE, "rejected: !c || c->invalid");
+    return fail(CUDA_ERROR_ILLEGAL_STATE,
+                "the stream is not being captured, or its capture was invalidated");
   if (flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES && flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES)
     return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES "
                                           "&& flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES");
   for (size_t i = 0; i < count; ++i)
     if (!c->graph->contains(deps[i]))
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !c->graph->contains(deps[i])");
+      return fail(CUDA_ERROR_INVALID_VALUE, "dependency {} is not a node of the capture's graph",
+                  i);
   auto &mine = c->streams[s];
   if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
     mine.clear();
@@ -185,9 +188,9 @@ CUresult captureEventRecord(Event *e, Stream *s) {
   std::lock_guard lk(captures().mutex);
   auto c = captureOf(s);
   if (!c)
-    return fail(CUDA_ERROR_ILLEGAL_STATE, "c is NULL");
+    return fail(CUDA_ERROR_ILLEGAL_STATE, "the stream is not being captured");
   if (c->invalid)
-    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: c->invalid");
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "the capture has been invalidated");
   captures().events[e] = {c, c->streams[s]};
   return CUDA_SUCCESS;
 }
@@ -202,15 +205,16 @@ CUresult captureEventWait(Stream *s, Event *e, bool *handled) {
   if (it == captures().events.end()) {
     // An event recorded outside any capture: the capture would depend on work outside it.
     invalidate(*theirs, "waiting for an event recorded outside the capture");
-    return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+                "waiting for an event recorded outside the capture");
   }
   const CapturedEvent &ev = it->second;
   if (ev.capture->invalid)
-    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "rejected: ev.capture->invalid");
+    return fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "the event's capture has been invalidated");
   if (theirs && theirs != ev.capture) {
     invalidate(*theirs, "waiting for an event of another capture");
     invalidate(*ev.capture, "an event waited for by another capture");
-    return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+    return fail(CUDA_ERROR_STREAM_CAPTURE_MERGE, "waiting for an event of another capture");
   }
   auto &deps = ev.capture->streams[s]; // joins the capture if it was not taking part
   if (!theirs) {
@@ -231,9 +235,9 @@ CUresult capturedEventUse(Event *e) {
   if (it == captures().events.end())
     return CUDA_SUCCESS;
   if (it->second.capture->invalid) // as NVIDIA's driver answers once the capture broke
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it->second.capture->invalid");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the event's capture has been invalidated");
   invalidate(*it->second.capture, "a captured event was queried or waited for");
-  return CUDA_ERROR_CAPTURED_EVENT;
+  return fail(CUDA_ERROR_CAPTURED_EVENT, "a captured event was queried or waited for");
 }
 
 void forgetCapturedEvent(Event *e) {
@@ -277,7 +281,10 @@ CUresult unsafeDuringCapture() {
       forbidden = true;
     }
   }
-  return forbidden ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+  return forbidden ? fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                          "a potentially unsafe call (allocation or synchronisation) while a "
+                          "stream is being captured")
+                   : CUDA_SUCCESS;
 }
 
 CUresult contextWideDuringCapture(Context *ctx, Event *e) {
@@ -286,7 +293,7 @@ CUresult contextWideDuringCapture(Context *ctx, Event *e) {
   std::lock_guard lk(captures().mutex);
   if (auto it = captures().events.find(e); it != captures().events.end()) {
     invalidate(*it->second.capture, "a context waits for an event recorded in the capture");
-    return CUDA_ERROR_CAPTURED_EVENT;
+    return fail(CUDA_ERROR_CAPTURED_EVENT, "a context waits for an event recorded in the capture");
   }
   bool refused = false;
   for (auto &[s, c] : captures().byStream)
@@ -294,7 +301,9 @@ CUresult contextWideDuringCapture(Context *ctx, Event *e) {
       invalidate(*c, "a context-wide event call while a stream of the context captures");
       refused = true;
     }
-  return refused ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+  return refused ? fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                        "a context-wide event call while a stream of the context captures")
+                 : CUDA_SUCCESS;
 }
 
 CUresult uncapturable(Stream *s, const char *what) {
@@ -305,7 +314,7 @@ CUresult uncapturable(Stream *s, const char *what) {
   if (!c)
     return CUDA_SUCCESS;
   invalidate(*c, what);
-  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  return fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "{} cannot be captured", what);
 }
 
 CUresult streamSyncDuringCapture(Stream *s) {
@@ -318,7 +327,8 @@ CUresult streamSyncDuringCapture(Stream *s) {
     std::lock_guard lk(captures().mutex);
     if (auto c = captureOf(s)) {
       invalidate(*c, "the capturing stream was synchronised or queried");
-      return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+      return fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                  "the capturing stream was synchronised or queried");
     }
   }
   return unsafeDuringCapture();
@@ -335,7 +345,9 @@ CUresult legacyUseDuringCapture(Context *ctx, bool query) {
         invalidate(*c, "the legacy stream was used while a blocking stream captures");
       implicit = true;
     }
-  return implicit ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
+  return implicit ? fail(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+                         "the legacy stream was used while a blocking stream captures")
+                  : CUDA_SUCCESS;
 }
 
 } // namespace cucpu::driver

@@ -308,7 +308,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
       return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !res.res.array.hArray");
     auto a = findArray(res.res.array.hArray);
     if (!a)
-      return fail(CUDA_ERROR_INVALID_HANDLE, "a is NULL");
+      return fail(CUDA_ERROR_INVALID_HANDLE, "the resource's array is not live");
     addArrayLevels(v, a);
     d = &a->descriptor();
     v.layers = (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) ? a->slices() : 1;
@@ -319,7 +319,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
       return fail(CUDA_ERROR_INVALID_VALUE, "rejected: surface");
     auto m = findMipmappedArray(res.res.mipmap.hMipmappedArray);
     if (!m)
-      return fail(CUDA_ERROR_INVALID_HANDLE, "m is NULL");
+      return fail(CUDA_ERROR_INVALID_HANDLE, "the resource's mipmapped array is not live");
     for (const auto &a : m->levels())
       v.levels.push_back(a->level());
     v.keepAlive.push_back(m);

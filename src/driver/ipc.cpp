@@ -263,7 +263,7 @@ CUresult ipcOpenEvent(const CUipcEventHandle &handle, Event **out) {
   auto shared = mapCompletion(fd);
   close(fd);
   if (!shared)
-    return fail(CUDA_ERROR_OUT_OF_MEMORY, "shared is NULL");
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map the event's shared completion state");
   *out = new Event(CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING, std::move(shared), -1,
                    /*opened=*/true);
   return CUDA_SUCCESS;
