@@ -110,7 +110,8 @@ CUresult cuEventQuery(CUevent hEvent) {
     return r;
   if (CUresult r = currentSticky(); r != CUDA_SUCCESS)
     return r;
-  return e->complete() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  return e->complete() ? CUDA_SUCCESS
+                       : fail(CUDA_ERROR_NOT_READY, "the work before the event has not finished");
 }
 
 CUresult cuEventSynchronize(CUevent hEvent) {

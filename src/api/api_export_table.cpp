@@ -79,7 +79,9 @@ CUresult clsDelete(CUcontext ctx, void *key) {
   if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
     return r;
   std::lock_guard lk(clsMutex);
-  return cls().erase({id, key}) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+  return cls().erase({id, key})
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_NOT_FOUND, "no context-local value for the key");
 }
 
 CUresult clsGet(void **value, CUcontext ctx, void *key) {

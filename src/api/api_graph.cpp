@@ -76,6 +76,10 @@ template <typename T, typename F> CUresult list(size_t total, T *out, size_t *co
   return CUDA_SUCCESS;
 }
 
+// Handles the registry's checks found live.
+driver::Graph *checkedGraph(CUgraph h) { return reinterpret_cast<driver::Graph *>(h); }
+driver::Node *checkedNode(CUgraphNode h) { return reinterpret_cast<driver::Node *>(h); }
+
 CUgraphNode handle(const driver::Node *n) {
   return reinterpret_cast<CUgraphNode>(const_cast<driver::Node *>(n));
 }
@@ -132,43 +136,27 @@ CUresult changeEdges(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode 
 
 } // namespace
 
-CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!phGraph || flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !phGraph || flags != 0");
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int) {
   *phGraph = reinterpret_cast<CUgraph>(driver::createGraph());
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphDestroy(CUgraph hGraph) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  driver::destroyGraph(g);
+  driver::destroyGraph(checkedGraph(hGraph));
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(originalGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  if (!phGraphClone)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phGraphClone is NULL");
   driver::Graph *copy = driver::createGraph(); // the application's until cuGraphDestroy
-  g->cloneInto(*copy);
+  checkedGraph(originalGraph)->cloneInto(*copy);
   *phGraphClone = reinterpret_cast<CUgraph>(copy);
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode,
                                 CUgraph hClonedGraph) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(hClonedGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  if (!phNode || !hOriginalNode)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "phNode or hOriginalNode is NULL");
-  driver::Node *n = g->cloneOf(reinterpret_cast<driver::Node *>(hOriginalNode));
+  driver::Node *n =
+      checkedGraph(hClonedGraph)->cloneOf(reinterpret_cast<driver::Node *>(hOriginalNode));
   if (!n)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "hOriginalNode has no clone in this graph");
   *phNode = handle(n);
@@ -176,28 +164,17 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode,
 }
 
 CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
-  driver::Node *n;
-  if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
-    return r;
-  if (!type)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "type is NULL");
-  *type = n->spec.type;
+  *type = checkedNode(hNode)->spec.type;
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  const auto &all = g->nodes();
+  const auto &all = checkedGraph(hGraph)->nodes();
   return list(all.size(), nodes, numNodes, [&](size_t i) { return handle(all[i].get()); });
 }
 
 CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  auto roots = g->roots();
+  auto roots = checkedGraph(hGraph)->roots();
   return list(roots.size(), rootNodes, numRootNodes, [&](size_t i) { return handle(roots[i]); });
 }
 
@@ -240,19 +217,13 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph g, const CUgraphNode *from, const 
 }
 
 CUresult cuGraphDestroyNode(CUgraphNode hNode) {
-  driver::Node *n;
-  if (CUresult r = nodeOf(hNode, &n); r != CUDA_SUCCESS)
-    return r;
+  driver::Node *n = checkedNode(hNode);
   n->graph->destroy(n);
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) {
-  driver::Graph *g;
-  if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
-    return r;
-  if (!path)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
+  const driver::Graph *g = checkedGraph(hGraph);
   FILE *f = std::fopen(path, "w");
   if (!f)
     return driver::fail(CUDA_ERROR_OPERATING_SYSTEM, "cannot open {}: {}", path,

@@ -36,7 +36,8 @@ CUresult instantiate(CUgraphExec *out, CUgraph hGraph, unsigned long long flags)
                         "graph instantiation: device launch is not supported");
   }
   if (flags & ~kInstantiateFlags)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags & ~kInstantiateFlags");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "flags = {:#x} has bits outside kInstantiateFlags", flags);
   driver::GraphExec *e;
   if (CUresult r = driver::GraphExec::instantiate(*g, flags, &e); r != CUDA_SUCCESS)
     return r;

@@ -51,7 +51,7 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
     return r;
   auto *e = reinterpret_cast<driver::Event *>(event);
   if (!driver::isLiveEvent(e))
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !driver::isLiveEvent(e)");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "e is not a live event");
   if (!pHandle)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "pHandle is NULL");
   return driver::ipcExportEvent(e, pHandle);

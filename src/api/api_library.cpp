@@ -15,17 +15,11 @@
 namespace cucpu::api::impl {
 namespace {
 
-CUresult libraryOf(CUlibrary h, driver::Library **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  *out = reinterpret_cast<driver::Library *>(h);
-  return driver::isLiveLibrary(*out)
-             ? CUDA_SUCCESS
-             : driver::fail(CUDA_ERROR_INVALID_HANDLE, "library {} is not live",
-                            static_cast<void *>(h));
-}
+// Handles the registry's checks found live.
+driver::Library *libraryOf(CUlibrary h) { return reinterpret_cast<driver::Library *>(h); }
+driver::Kernel *kernelOf(CUkernel h) { return reinterpret_cast<driver::Kernel *>(h); }
 
-CUresult kernelOf(CUkernel h, driver::Kernel **out) {
+CUresult liveKernel(CUkernel h, driver::Kernel **out) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   *out = reinterpret_cast<driver::Kernel *>(h);
@@ -74,7 +68,7 @@ CUresult loadLibrary(CUlibrary *library, const void *code) {
 // The kernel's function in the current context.
 CUresult currentFunction(CUkernel kernel, driver::Function **f) {
   driver::Kernel *k;
-  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
+  if (CUresult r = liveKernel(kernel, &k); r != CUDA_SUCCESS)
     return r;
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
@@ -102,13 +96,8 @@ CUresult currentModule(driver::Library *lib, driver::Module **m) {
 
 CUresult global(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name,
                 bool managed = false) {
-  driver::Library *lib;
-  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
-    return r;
-  if (!name)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
   driver::Module *m;
-  if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
+  if (CUresult r = currentModule(libraryOf(library), &m); r != CUDA_SUCCESS)
     return r;
   return managed ? m->managedGlobal(name, dptr, bytes) : m->global(name, dptr, bytes);
 }
@@ -119,8 +108,6 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
                            void **jitOptionsValues, unsigned int numJitOptions,
                            CUlibraryOption *libraryOptions, void **libraryOptionValues,
                            unsigned int numLibraryOptions) {
-  if (!library || !code)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "library or code is NULL");
   if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
                                 libraryOptions, libraryOptionValues);
       r != CUDA_SUCCESS)
@@ -132,8 +119,6 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
                                void **jitOptionsValues, unsigned int numJitOptions,
                                CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                unsigned int numLibraryOptions) {
-  if (!library || !fileName)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "library or fileName is NULL");
   if (CUresult r = checkOptions(numJitOptions, jitOptions, jitOptionsValues, numLibraryOptions,
                                 libraryOptions, libraryOptionValues);
       r != CUDA_SUCCESS)
@@ -149,21 +134,14 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
 }
 
 CUresult cuLibraryUnload(CUlibrary library) {
-  driver::Library *lib;
-  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
-    return r;
+  driver::Library *lib = libraryOf(library);
   driver::unregisterLibrary(lib);
   delete lib;
   return CUDA_SUCCESS;
 }
 
 CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) {
-  driver::Library *lib;
-  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
-    return r;
-  if (!pKernel || !name)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pKernel or name is NULL");
-  driver::Kernel *k = lib->kernel(name);
+  driver::Kernel *k = libraryOf(library)->kernel(name);
   if (!k)
     return driver::fail(CUDA_ERROR_NOT_FOUND, "the library has no kernel '{}'", name);
   *pKernel = reinterpret_cast<CUkernel>(k);
@@ -171,35 +149,23 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
 }
 
 CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
-  driver::Library *l;
-  if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
-    return r;
-  if (!count)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
-  *count = static_cast<unsigned>(l->kernels().size());
+  *count = static_cast<unsigned>(libraryOf(lib)->kernels().size());
   return CUDA_SUCCESS;
 }
 
 CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib) {
-  driver::Library *l;
-  if (CUresult r = libraryOf(lib, &l); r != CUDA_SUCCESS)
-    return r;
-  if (!kernels || numKernels < l->kernels().size())
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !kernels || numKernels < l->kernels().size()");
+  const driver::Library *l = libraryOf(lib);
+  if (numKernels < l->kernels().size())
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "numKernels = {}: the library has {} kernels",
+                        numKernels, l->kernels().size());
   for (size_t i = 0; i < l->kernels().size(); ++i)
     kernels[i] = reinterpret_cast<CUkernel>(l->kernels()[i].get());
   return CUDA_SUCCESS;
 }
 
 CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
-  driver::Library *lib;
-  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
-    return r;
-  if (!pMod)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pMod is NULL");
   driver::Module *m;
-  if (CUresult r = currentModule(lib, &m); r != CUDA_SUCCESS)
+  if (CUresult r = currentModule(libraryOf(library), &m); r != CUDA_SUCCESS)
     return r;
   *pMod = reinterpret_cast<CUmodule>(m);
   return CUDA_SUCCESS;
@@ -216,18 +182,11 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library
 }
 
 // Unified functions (callable from host and device) do not exist in PTX that cucpu loads.
-CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol) {
-  driver::Library *lib;
-  if (CUresult r = libraryOf(library, &lib); r != CUDA_SUCCESS)
-    return r;
-  if (!fptr || !symbol)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "fptr or symbol is NULL");
-  return CUDA_ERROR_NOT_FOUND;
+CUresult cuLibraryGetUnifiedFunction(void **, CUlibrary, const char *symbol) {
+  return driver::fail(CUDA_ERROR_NOT_FOUND, "'{}': PTX has no unified functions", symbol);
 }
 
 CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
-  if (!pFunc)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pFunc is NULL");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
@@ -250,43 +209,29 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
 }
 
 CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev) {
-  driver::Kernel *k;
-  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
-    return r;
   driver::Context *c;
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
-  return k->setAttribute(c, attrib, val);
+  return kernelOf(kernel)->setAttribute(c, attrib, val);
 }
 
 CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev) {
-  driver::Kernel *k;
-  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
-    return r;
-  if (config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL");
   driver::Context *c;
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
-  return k->setCacheConfig(c, config);
+  return kernelOf(kernel)->setCacheConfig(c, config);
 }
 
 CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
-  driver::Kernel *k;
-  if (CUresult r = kernelOf(hfunc, &k); r != CUDA_SUCCESS)
-    return r;
-  if (!name)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
-  *name = k->name().c_str();
+  *name = kernelOf(hfunc)->name().c_str();
   return CUDA_SUCCESS;
 }
 
 CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
                               size_t *paramSize) {
   if (!paramOffset && !paramSize)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !paramOffset && !paramSize");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "outputs paramOffset and paramSize are both NULL");
   driver::Function *f;
   if (CUresult r = currentFunction(kernel, &f); r != CUDA_SUCCESS)
     return r;
@@ -294,12 +239,7 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
 }
 
 CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
-  driver::Kernel *k;
-  if (CUresult r = kernelOf(kernel, &k); r != CUDA_SUCCESS)
-    return r;
-  if (!pLib)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pLib is NULL");
-  *pLib = reinterpret_cast<CUlibrary>(k->library());
+  *pLib = reinterpret_cast<CUlibrary>(kernelOf(kernel)->library());
   return CUDA_SUCCESS;
 }
 

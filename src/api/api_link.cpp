@@ -52,7 +52,7 @@ CUresult addData(CUlinkState state, CUjitInputType type, const void *data, size_
   if (!l)
     return driver::fail(CUDA_ERROR_INVALID_HANDLE, "state is not a live link state");
   if (!data || size == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !data || size == 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "data is NULL or size is 0");
   return l->add(type, data, size, name);
 }
 

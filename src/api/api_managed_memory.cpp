@@ -59,7 +59,8 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device, bo
                         "rejected: advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > "
                         "CU_MEM_ADVISE_UNSET_ACCESSED_BY");
   if (needsDevice && !validLocation(device))
-    return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE,
+                        "{} is not a location this advice takes", int(device));
   const uint64_t bit = uint64_t(1) << (device == CU_DEVICE_CPU ? kCpuBit : device);
   driver::memory().update(p, [&](driver::Allocation &m) {
     switch (advice) {
@@ -96,9 +97,11 @@ CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perT
     return r;
   driver::Allocation a;
   if (!count || !validDevice(p, count))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !count || !validDevice(p, count)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "[{:#x}, +{} bytes) is empty or not inside one live allocation", p, count);
   if (!validLocation(device))
-    return location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE;
+    return driver::fail(location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE,
+                        "{} is not a location to prefetch to", int(device));
   if (driver::memory().find(p, count, &a) && a.managed)
     driver::memory().update(p, [device](driver::Allocation &m) { m.lastPrefetch = device; });
   return CUDA_SUCCESS;

@@ -16,7 +16,7 @@ namespace {
 CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
   auto *p = reinterpret_cast<driver::MemPool *>(h);
   if (!driver::isLivePool(p))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLivePool(p)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is not a live memory pool");
   *out = p;
   return CUDA_SUCCESS;
 }

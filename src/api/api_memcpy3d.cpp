@@ -320,7 +320,7 @@ CUresult copyWork(const CUDA_MEMCPY3D &p, driver::Work *out) {
                         "rejected: p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1");
   if (CUresult r = impl::prepare(impl::copyOf3D(p), out); r != CUDA_SUCCESS)
     return r;
-  return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; // an empty copy is refused
+  return *out ? CUDA_SUCCESS : driver::fail(CUDA_ERROR_INVALID_VALUE, "an empty copy");
 }
 
 CUresult copyNode(const CUDA_MEMCPY3D &p, driver::Context *ctx, driver::NodeSpec *out) {

@@ -95,11 +95,9 @@ CUresult batch(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count
     while (k + 1 < numAttrs && attrsIdxs[k + 1] <= i)
       ++k;
     if (sizes[i] == 0 || !validUnified(dsts[i], sizes[i]) || !validUnified(srcs[i], sizes[i])) {
-      log::debug(log::Component::Api, "cuMemcpyBatchAsync: copy {} ({} bytes) is invalid", i,
-                 sizes[i]);
       if (failIdx)
         *failIdx = i;
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "copy {} ({} bytes) is invalid", i, sizes[i]);
     }
     b.works.push_back(
         linearWork(dsts[i], srcs[i], sizes[i],
@@ -217,10 +215,9 @@ CUresult batch3D(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *failIdx,
         d.srcMemoryType != CU_MEMORYTYPE_ARRAY)
       r = staged(d, &work);
     if (r != CUDA_SUCCESS) {
-      log::debug(log::Component::Api, "cuMemcpy3DBatchAsync: operation {} is invalid", i);
       if (failIdx)
         *failIdx = i;
-      return CUDA_ERROR_INVALID_VALUE;
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "operation {} is invalid", i);
     }
     b.works.push_back(std::move(work));
   }

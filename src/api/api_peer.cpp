@@ -53,7 +53,7 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (Flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: Flags != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "Flags = {:#x} must be 0", Flags);
   driver::Context *peer = fromHandle(peerContext);
   if (!peerContext || !driver::isLiveContext(peer))
     return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
@@ -63,7 +63,9 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   if (peer->device() == c->device())
     return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: peer->device() == c->device()");
   std::lock_guard lk(c->mutex);
-  return c->peers.insert(peer).second ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  return c->peers.insert(peer).second ? CUDA_SUCCESS
+                                      : driver::fail(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
+                                                     "peer access is already enabled");
 }
 
 CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
@@ -75,7 +77,9 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
     return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
                         "rejected: !peerContext || !driver::isLiveContext(peer)");
   std::lock_guard lk(c->mutex);
-  return c->peers.erase(peer) ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+  return c->peers.erase(peer)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access is not enabled");
 }
 
 } // namespace cucpu::api::impl

@@ -131,8 +131,9 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
                         "rejected: !value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS");
   const bool on = *static_cast<const unsigned char *>(value) != 0; // a C bool
-  return driver::memory().setSyncMemops(static_cast<uintptr_t>(ptr), on) ? CUDA_SUCCESS
-                                                                         : CUDA_ERROR_INVALID_VALUE;
+  return driver::memory().setSyncMemops(static_cast<uintptr_t>(ptr), on)
+             ? CUDA_SUCCESS
+             : driver::fail(CUDA_ERROR_INVALID_VALUE, "{:#x} is not in a live allocation", ptr);
 }
 
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr) {

@@ -41,7 +41,8 @@ CUresult query(CUstream h, bool perThread) {
   if (CUresult e = c->stickyError(); e != CUDA_SUCCESS)
     return e;
   const bool idle = s->legacy() ? driver::blockingStreamsIdle(c) : s->idle();
-  return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  return idle ? CUDA_SUCCESS
+              : fail(CUDA_ERROR_NOT_READY, "the stream has work that has not finished");
 }
 
 CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
@@ -275,7 +276,7 @@ CUresult copyAttributes(CUstream dst, CUstream src, bool pt) {
   // A stream of another context is a bad value here (an H200, tests/gpu/record_sticky.cpp).
   if (auto *own = reinterpret_cast<driver::Stream *>(src);
       driver::isLiveStream(own) && own->context() != c)
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "the source stream belongs to another context");
   if (CUresult r = streamOf(src, c, pt, &s); r != CUDA_SUCCESS)
     return r;
   d->setAttributes(s->attributes());

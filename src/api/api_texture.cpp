@@ -13,8 +13,7 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pTexObject || !pResDesc || !pTexDesc)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !pTexObject || !pResDesc || !pTexDesc");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pTexObject, pResDesc or pTexDesc is NULL");
   return driver::createTextureObject(c, *pResDesc, *pTexDesc, pResViewDesc, pTexObject);
 }
 

@@ -76,7 +76,7 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
   return driver::vmmMap(ptr, size, offset, handle);
 }
 
@@ -91,7 +91,7 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!desc || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !desc || count == 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "desc is NULL or count is 0");
   // Every device is the same CPU: the widest access any descriptor grants applies.
   unsigned access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   for (size_t i = 0; i < count; ++i) {

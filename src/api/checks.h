@@ -59,15 +59,17 @@ template <typename T> CUresult atMost(T v, unsigned long long max, const char *n
                          static_cast<long long>(v), max);
 }
 
-// A live handle of one kind: NOT_INITIALIZED before cuInit, else INVALID_HANDLE unless live.
+// A live handle of one kind: NOT_INITIALIZED before cuInit, else `dead` unless live (NVIDIA's
+// driver answers INVALID_HANDLE for most kinds, INVALID_VALUE for graphs, their nodes and
+// executable graphs, memory pools and user objects).
 template <typename Object, typename Handle>
-CUresult live(Handle h, bool (*isLive)(const Object *), const char *kind, const char *name) {
+CUresult live(Handle h, bool (*isLive)(const Object *), const char *kind, const char *name,
+              CUresult dead = CUDA_ERROR_INVALID_HANDLE) {
   if (CUresult r = init(); r != CUDA_SUCCESS)
     return r;
-  return isLive(reinterpret_cast<const Object *>(h))
+  return h && isLive(reinterpret_cast<const Object *>(h))
              ? CUDA_SUCCESS
-             : fail(CUDA_ERROR_INVALID_HANDLE, "{} = {} is not a live {}", name,
-                    static_cast<const void *>(h), kind);
+             : fail(dead, "{} = {} is not a live {}", name, static_cast<const void *>(h), kind);
 }
 
 // A function, or a kernel standing for its function in the current context (resolved later).
@@ -93,19 +95,19 @@ inline CUresult kernel(CUkernel h, const char *name) {
   return live(h, driver::isLiveKernel, "kernel", name);
 }
 inline CUresult graph(CUgraph h, const char *name) {
-  return live(h, driver::isLiveGraph, "graph", name);
+  return live(h, driver::isLiveGraph, "graph", name, CUDA_ERROR_INVALID_VALUE);
 }
 inline CUresult graphExec(CUgraphExec h, const char *name) {
-  return live(h, driver::isLiveGraphExec, "executable graph", name);
+  return live(h, driver::isLiveGraphExec, "executable graph", name, CUDA_ERROR_INVALID_VALUE);
 }
 inline CUresult node(CUgraphNode h, const char *name) {
-  return live(h, driver::isLiveGraphNode, "graph node", name);
+  return live(h, driver::isLiveGraphNode, "graph node", name, CUDA_ERROR_INVALID_VALUE);
 }
 inline CUresult pool(CUmemoryPool h, const char *name) {
-  return live(h, driver::isLivePool, "memory pool", name);
+  return live(h, driver::isLivePool, "memory pool", name, CUDA_ERROR_INVALID_VALUE);
 }
 inline CUresult userObject(CUuserObject h, const char *name) {
-  return live(h, driver::isLiveUserObject, "user object", name);
+  return live(h, driver::isLiveUserObject, "user object", name, CUDA_ERROR_INVALID_VALUE);
 }
 
 } // namespace cucpu::api::check

@@ -105,7 +105,7 @@ CUresult hostNode(const CUDA_HOST_NODE_PARAMS &p, driver::NodeSpec *out) {
 CUresult eventNode(CUgraphNodeType type, CUevent e, driver::NodeSpec *out) {
   auto *event = reinterpret_cast<driver::Event *>(e);
   if (!driver::isLiveEvent(event))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveEvent(event)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "event is not a live event");
   out->type = type;
   out->params = driver::EventNodeParams{event};
   out->work = nullptr; // the schedule waits for it or records it
@@ -149,7 +149,7 @@ CUresult memFreeNode(CUdeviceptr p, driver::NodeSpec *out) {
 CUresult childNode(CUgraph child, driver::NodeSpec *out) {
   auto *g = reinterpret_cast<driver::Graph *>(child);
   if (!driver::isLiveGraph(g))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveGraph(g)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "g is not a live graph");
   if (g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)) // NVIDIA's driver refuses child graphs that allocate
     return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)");
   out->type = CU_GRAPH_NODE_TYPE_GRAPH;

@@ -88,7 +88,7 @@ static std::vector<int> visibleDevices(int count, const std::optional<std::strin
 
 CUresult initialize(unsigned flags) {
   if (flags != 0)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0");
+    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
   std::call_once(initOnce, [] {
     int64_t n = env::getInt("CUCPU_DEVICES", 1);
     if (n < 1 || n > 64)
@@ -100,7 +100,7 @@ CUresult initialize(unsigned flags) {
     log::debug(log::Component::Driver, "initialised with {} of {} device(s) visible",
                visible.size(), n);
   });
-  return devices().empty() ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
+  return devices().empty() ? fail(CUDA_ERROR_NO_DEVICE, "no device is configured") : CUDA_SUCCESS;
 }
 
 std::string Device::uuidHex() const {

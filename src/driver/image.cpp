@@ -98,7 +98,9 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
     if (known)
       log::warn(log::Component::Api,
                 "array format {:#x} (block-compressed or YUV) is not supported", unsigned(f));
-    return known ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    return known
+               ? fail(CUDA_ERROR_NOT_SUPPORTED, "array format {:#x} is not supported", unsigned(f))
+               : fail(CUDA_ERROR_INVALID_VALUE, "array format {:#x} is unknown", unsigned(f));
   }
   if (channels != 1 && channels != 2 && channels != 4)
     return fail(CUDA_ERROR_INVALID_VALUE,
@@ -122,8 +124,8 @@ CUresult Array::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d,
   if (d.Flags & ~kKnownArrayFlags)
     return (d.Flags & (CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING |
                        CUDA_ARRAY3D_DEPTH_TEXTURE | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE))
-               ? CUDA_ERROR_NOT_SUPPORTED
-               : CUDA_ERROR_INVALID_VALUE;
+               ? fail(CUDA_ERROR_NOT_SUPPORTED, "array flags {:#x} are not supported", d.Flags)
+               : fail(CUDA_ERROR_INVALID_VALUE, "array flags {:#x} has unknown bits", d.Flags);
   const bool layered = d.Flags & CUDA_ARRAY3D_LAYERED, cube = d.Flags & CUDA_ARRAY3D_CUBEMAP;
   if (d.Width == 0 || (d.Height == 0 && d.Depth != 0 && !layered))
     return fail(CUDA_ERROR_INVALID_VALUE,
@@ -459,7 +461,7 @@ CUresult createTextureObject(Context *ctx, const CUDA_RESOURCE_DESC &res,
                                           "tex.mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR");
   if (view && view->format != CU_RES_VIEW_FORMAT_NONE) {
     log::warn(log::Component::Api, "texture resource views with a format are not supported");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "texture resource views with a format are not supported");
   }
   obj->res = res;
   obj->tex = tex;

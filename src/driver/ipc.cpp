@@ -101,7 +101,7 @@ CUresult mapFromProcess(int32_t pid, int32_t fd, size_t bytes, uintptr_t *out) {
   if (!mapped) {
     if (start)
       deviceArena().unreserve(start, bytes);
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map {} bytes of the exported memory", bytes);
   }
   *out = start;
   return CUDA_SUCCESS;
@@ -223,12 +223,12 @@ CUresult createInterprocessEvent(unsigned flags, Event **out) {
   if (fd < 0 || ftruncate(fd, kPage) != 0) {
     if (fd >= 0)
       close(fd);
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory file for an interprocess event");
   }
   auto shared = mapCompletion(fd); // zero-filled: nothing recorded, nothing completed
   if (!shared) {
     close(fd);
-    return CUDA_ERROR_OUT_OF_MEMORY;
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map an interprocess event's state");
   }
   *out = new Event(flags, std::move(shared), fd, /*opened=*/false);
   return CUDA_SUCCESS;

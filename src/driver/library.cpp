@@ -156,7 +156,8 @@ CUresult Kernel::setAttribute(Context *ctx, CUfunction_attribute attr, int value
       return r;
   } else if (attr != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES &&
              attr != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
-    return CUDA_ERROR_INVALID_VALUE;
+    return fail(CUDA_ERROR_INVALID_VALUE, "attribute {} cannot be set without a context",
+                static_cast<int>(attr));
   }
   std::lock_guard lk(library_->mutex_);
   attributes_.emplace_back(attr, value);

@@ -73,7 +73,7 @@ CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
     base = reinterpret_cast<uintptr_t>(deviceArena().allocate(block, &taken));
     if (!base) {
       memory().refund(block);
-      return CUDA_ERROR_OUT_OF_MEMORY;
+      return fail(CUDA_ERROR_OUT_OF_MEMORY, "the device arena has no room for {} bytes", block);
     }
     if (exportable())
       share(base, block);
@@ -218,7 +218,7 @@ CUresult MemPool::setAttribute(CUmemPool_attribute attr, const void *value) {
   case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
     std::memcpy(&v, value, sizeof v);
     if (v != 0)
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: v != 0");
+      return fail(CUDA_ERROR_INVALID_VALUE, "v = {:#x} must be 0", v);
     (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? usedHigh_ : reservedHigh_) =
         attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? used_ : reserved_;
     return CUDA_SUCCESS;
@@ -241,7 +241,9 @@ CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
   if (flags == CU_MEM_ACCESS_FLAGS_PROT_READ)
     return fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: flags == CU_MEM_ACCESS_FLAGS_PROT_READ");
   if (ordinal == device_->ordinal())
-    return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+               ? CUDA_SUCCESS
+               : fail(CUDA_ERROR_INVALID_DEVICE, "the owning device's access is read-write");
   if (flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
     return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && "
                                           "flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE");

@@ -168,7 +168,9 @@ CUresult Function::setAttribute(CUfunction_attribute attr, int value) {
     maxDynamicShared_ = value;
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-    return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return value >= -1 && value <= 100
+               ? CUDA_SUCCESS
+               : fail(CUDA_ERROR_INVALID_VALUE, "a carveout of {} is not -1 to 100", value);
   default:
     return fail(CUDA_ERROR_INVALID_VALUE, "attr = {} is not a value this call takes",
                 static_cast<long long>(attr));
@@ -305,7 +307,9 @@ CUresult unloadModule(Module *m) {
   // As NVIDIA's driver does, unloading waits for the context's queued work: a kernel of the
   // module may be running (tests/gpu/record_free_sync.cpp).
   synchronizeStreams(m->context());
-  return m->context()->removeModule(m) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  return m->context()->removeModule(m)
+             ? CUDA_SUCCESS
+             : fail(CUDA_ERROR_INVALID_HANDLE, "the module is not loaded");
 }
 
 } // namespace cucpu::driver

@@ -72,12 +72,13 @@ CUresult MemPool::exportHandle(int *fd) {
     if (file < 0 || pwrite(file, &id, sizeof id, 0) != ssize_t(sizeof id)) {
       if (file >= 0)
         close(file);
-      return CUDA_ERROR_OUT_OF_MEMORY;
+      return fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory file for an exportable pool");
     }
     identity_ = file;
   }
   *fd = fcntl(identity_, F_DUPFD_CLOEXEC, 0);
-  return *fd < 0 ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+  return *fd < 0 ? fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot duplicate the pool's file")
+                 : CUDA_SUCCESS;
 }
 
 CUresult MemPool::importHandle(Device *device, int fd, MemPool **out) {
