@@ -25,7 +25,7 @@ COLUMNS = ["symbol", "api", "version", "stream", "aliases", "header", "section",
 HEX_TYPES = {"CUdeviceptr", "CUdeviceptr_v1", "CUdeviceptr_v2", "cuuint64_t"}
 # Checks (src/api/checks.h) by the number of words after the kind: the parameter, then for
 # `flags` the mask of known bits and for `max` the largest value allowed.
-CHECKS = {"init": 0, "ctx": 0, "nocapture": 0, "out": 1, "in": 1, "device": 1, "function": 1, "event": 1, "module": 1,
+CHECKS = {"init": 0, "ctx": 0, "nocapture": 0, "out": 1, "in": 1, "device": 1, "context": 1, "function": 1, "event": 1, "module": 1,
           "library": 1, "kernel": 1, "graph": 1, "graphExec": 1, "node": 1, "pool": 1,
           "userObject": 1, "flags": 2, "max": 2}
 CHECK_FUNCTIONS = {"ctx": "context", "nocapture": "noCapture", "max": "atMost"}

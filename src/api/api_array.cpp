@@ -1,5 +1,5 @@
 // Entry points: CUDA arrays and mipmapped arrays (copies with arrays: api_memcpy3d.cpp).
-#include "entry.h"
+#include "checks.h"
 #include "entry_points.h"
 
 #include "cucpu/driver/image.h"
@@ -17,14 +17,10 @@ CUresult arrayOf(CUarray h, std::shared_ptr<driver::Array> *out) {
                              static_cast<void *>(h));
 }
 
+// After the checks of a current context, the output and the descriptor.
 CUresult create3D(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!out || !d)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "out or d is NULL");
   std::shared_ptr<driver::Array> a;
-  if (CUresult r = driver::Array::create(c, *d, &a); r != CUDA_SUCCESS)
+  if (CUresult r = driver::Array::create(driver::current(), *d, &a); r != CUDA_SUCCESS)
     return r;
   return driver::registerArray(std::move(a), out);
 }
@@ -41,6 +37,10 @@ CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAlloca
   d.Height = pAllocateArray->Height;
   d.Format = pAllocateArray->Format;
   d.NumChannels = pAllocateArray->NumChannels;
+  if (CUresult r = check::context(); r != CUDA_SUCCESS)
+    return r;
+  if (CUresult r = check::out(pHandle, "pHandle"); r != CUDA_SUCCESS)
+    return r;
   return create3D(pHandle, &d);
 }
 
@@ -49,8 +49,6 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
 }
 
 CUresult cuArrayDestroy(CUarray hArray) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   // As NVIDIA's driver does, the destruction waits for the array's context's queued work.
   if (std::shared_ptr<driver::Array> a; arrayOf(hArray, &a) == CUDA_SUCCESS)
     driver::synchronizeStreams(a->context());
@@ -84,34 +82,28 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
 CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
                                 const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
                                 unsigned int numMipmapLevels) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!pHandle || !pMipmappedArrayDesc)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pHandle or pMipmappedArrayDesc is NULL");
   std::shared_ptr<driver::MipmappedArray> m;
-  if (CUresult r = driver::MipmappedArray::create(c, *pMipmappedArrayDesc, numMipmapLevels, &m);
+  if (CUresult r = driver::MipmappedArray::create(driver::current(), *pMipmappedArrayDesc,
+                                                  numMipmapLevels, &m);
       r != CUDA_SUCCESS)
     return r;
   return driver::registerMipmappedArray(std::move(m), pHandle);
 }
 
 CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   return driver::destroyMipmappedArray(hMipmappedArray);
 }
 
 CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray,
                                   unsigned int level) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   auto m = driver::findMipmappedArray(hMipmappedArray);
   if (!m)
     return driver::fail(CUDA_ERROR_INVALID_HANDLE, "the mipmapped array is not live");
-  if (!pLevelArray || level >= m->levels().size())
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !pLevelArray || level >= m->levels().size()");
+  if (!pLevelArray)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pLevelArray is NULL");
+  if (level >= m->levels().size())
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "level {}: the array has {} levels", level,
+                        m->levels().size());
   *pLevelArray = reinterpret_cast<CUarray>(m->levels()[level].get());
   return CUDA_SUCCESS;
 }

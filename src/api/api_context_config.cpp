@@ -1,5 +1,6 @@
 // Entry points: context configuration (limits, cache and shared-memory preferences, flags, ids,
-// stream priorities, execution affinity).
+// stream priorities, execution affinity). Each runs after the registry's checks of a current
+// context and of its outputs and values.
 #include "entry.h"
 #include "entry_points.h"
 
@@ -12,61 +13,30 @@ constexpr int kGreatestStreamPriority = -5;
 } // namespace
 
 CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  return c->setLimit(limit, value);
+  return driver::current()->setLimit(limit, value);
 }
 
 CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!pvalue)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pvalue is NULL");
-  return c->limit(limit, pvalue);
+  return driver::current()->limit(limit, pvalue);
 }
 
 CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!pconfig)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pconfig is NULL");
-  *pconfig = c->cacheConfig.load();
+  *pconfig = driver::current()->cacheConfig.load();
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
-  c->cacheConfig = config;
+  driver::current()->cacheConfig = config;
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!pConfig)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pConfig is NULL");
-  *pConfig = c->sharedConfig.load();
+  *pConfig = driver::current()->sharedConfig.load();
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (static_cast<unsigned>(config) > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: static_cast<unsigned>(config) > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE");
-  c->sharedConfig = config;
+  driver::current()->sharedConfig = config;
   return CUDA_SUCCESS;
 }
 
@@ -91,19 +61,14 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
 }
 
 CUresult cuCtxSetFlags(unsigned int flags) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
   if (!validContextFlags(flags))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validContextFlags(flags)");
-  c->setFlags(flags);
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "flags = {:#x}: unknown bits or more than one scheduling policy", flags);
+  driver::current()->setFlags(flags);
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
   if (leastPriority)
     *leastPriority = kLeastStreamPriority;
   if (greatestPriority)
@@ -112,19 +77,15 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
 }
 
 CUresult cuCtxResetPersistingL2Cache() {
-  driver::Context *c;
-  return currentContext(&c); // no persisting lines exist on a CPU
+  return CUDA_SUCCESS; // no persisting lines exist on a CPU
 }
 
 CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!pExecAffinity || type != CU_EXEC_AFFINITY_TYPE_SM_COUNT)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !pExecAffinity || type != CU_EXEC_AFFINITY_TYPE_SM_COUNT");
+  if (type != CU_EXEC_AFFINITY_TYPE_SM_COUNT)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "type = {} is not CU_EXEC_AFFINITY_TYPE_SM_COUNT",
+                        static_cast<int>(type));
   pExecAffinity->type = type;
-  pExecAffinity->param.smCount.val = c->device()->multiprocessors();
+  pExecAffinity->param.smCount.val = driver::current()->device()->multiprocessors();
   return CUDA_SUCCESS;
 }
 

@@ -13,16 +13,13 @@
 namespace cucpu::api::impl {
 namespace {
 
-constexpr unsigned kKnownFlags = CU_OCCUPANCY_DEFAULT | CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE;
-
-CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize,
-                      unsigned flags) {
+// After the registry's checks of the function, the outputs and the flags (which change nothing).
+CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize) {
   driver::Function *f;
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
-  if (!numBlocks || blockSize <= 0 || (flags & ~kKnownFlags))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !numBlocks || blockSize <= 0 || (flags & ~kKnownFlags)");
+  if (blockSize <= 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "blockSize = {} is not positive", blockSize);
   *numBlocks = f->activeBlocksPerMultiprocessor(blockSize, dynamicSMemSize);
   return CUDA_SUCCESS;
 }
@@ -31,14 +28,13 @@ CUresult activeBlocks(int *numBlocks, CUfunction func, int blockSize, size_t dyn
 // largest of equals), trying the limit and then each smaller multiple of the warp size.
 CUresult potentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
                             CUoccupancyB2DSize toDynamicShared, size_t dynamicSMemSize,
-                            int blockSizeLimit, unsigned flags) {
+                            int blockSizeLimit) {
   driver::Function *f;
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
-  if (!minGridSize || !blockSize || blockSizeLimit < 0 || (flags & ~kKnownFlags))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !minGridSize || !blockSize || blockSizeLimit < 0 || (flags & ~kKnownFlags)");
+  if (blockSizeLimit < 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "blockSizeLimit = {} is negative",
+                        blockSizeLimit);
   int limit = f->maxThreadsPerBlock();
   if (blockSizeLimit > 0)
     limit = std::min(limit, blockSizeLimit);
@@ -60,29 +56,29 @@ CUresult potentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
                                                      size_t dynamicSMemSize) {
-  return activeBlocks(numBlocks, func, blockSize, dynamicSMemSize, CU_OCCUPANCY_DEFAULT);
+  return activeBlocks(numBlocks, func, blockSize, dynamicSMemSize);
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func,
                                                               int blockSize, size_t dynamicSMemSize,
-                                                              unsigned int flags) {
-  return activeBlocks(numBlocks, func, blockSize, dynamicSMemSize, flags);
+                                                              unsigned int) {
+  return activeBlocks(numBlocks, func, blockSize, dynamicSMemSize);
 }
 
 CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
                                           CUoccupancyB2DSize blockSizeToDynamicSMemSize,
                                           size_t dynamicSMemSize, int blockSizeLimit) {
   return potentialBlockSize(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
-                            dynamicSMemSize, blockSizeLimit, CU_OCCUPANCY_DEFAULT);
+                            dynamicSMemSize, blockSizeLimit);
 }
 
 CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize,
                                                    CUfunction func,
                                                    CUoccupancyB2DSize blockSizeToDynamicSMemSize,
                                                    size_t dynamicSMemSize, int blockSizeLimit,
-                                                   unsigned int flags) {
+                                                   unsigned int) {
   return potentialBlockSize(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
-                            dynamicSMemSize, blockSizeLimit, flags);
+                            dynamicSMemSize, blockSizeLimit);
 }
 
 CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func,
@@ -90,9 +86,9 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
   driver::Function *f;
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;
-  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !dynamicSmemSize || numBlocks <= 0 || blockSize <= 0");
+  if (numBlocks <= 0 || blockSize <= 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "numBlocks = {} and blockSize = {}: not positive",
+                        numBlocks, blockSize);
   *dynamicSmemSize = f->availableDynamicShared(numBlocks, blockSize);
   return CUDA_SUCCESS;
 }

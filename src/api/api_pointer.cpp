@@ -35,7 +35,8 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
   case CU_POINTER_ATTRIBUTE_HOST_POINTER:
     if (device && !a->managed) { // device memory has no host mapping in CUDA's model
       put(data, static_cast<void *>(nullptr));
-      return many ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+      return many ? CUDA_SUCCESS
+                  : driver::fail(CUDA_ERROR_INVALID_VALUE, "device memory has no host pointer");
     }
     put(data, hostPtr(ptr)); // pinned and managed memory, and host memory CUDA does not know
     break;
@@ -95,28 +96,21 @@ CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocatio
 } // namespace
 
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   driver::Allocation a;
-  if (!data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !data || !driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a)");
+  if (!driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a))
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{:#x} is not in memory CUDA allocated", ptr);
   return impl::attribute(attribute, data, &a, ptr, false);
 }
 
 CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
                                 void **data, CUdeviceptr ptr) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (numAttributes == 0 || !attributes || !data)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: numAttributes == 0 || !attributes || !data");
+  if (numAttributes == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "numAttributes is 0");
   driver::Allocation a;
   const bool known = driver::memory().find(static_cast<uintptr_t>(ptr), 0, &a);
   for (unsigned i = 0; i < numAttributes; ++i) {
     if (!data[i])
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !data[i]");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "data[{}] is NULL", i);
     if (CUresult r = impl::attribute(attributes[i], data[i], known ? &a : nullptr, ptr, true);
         r != CUDA_SUCCESS)
       return r;
@@ -125,11 +119,9 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
 }
 
 CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) // the only settable attribute
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS");
+  if (attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) // the only settable attribute
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "attribute {} cannot be set",
+                        static_cast<int>(attribute));
   const bool on = *static_cast<const unsigned char *>(value) != 0; // a C bool
   return driver::memory().setSyncMemops(static_cast<uintptr_t>(ptr), on)
              ? CUDA_SUCCESS
@@ -137,13 +129,9 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 }
 
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
   driver::Allocation a;
   if (!driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a))
-    return driver::fail(CUDA_ERROR_NOT_FOUND,
-                        "rejected: !driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a)");
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "{:#x} is not in memory CUDA allocated", dptr);
   if (pbase)
     *pbase = a.base;
   if (psize)

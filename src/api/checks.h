@@ -39,6 +39,16 @@ inline CUresult in(const void *p, const char *name) {
   return p ? CUDA_SUCCESS : fail(CUDA_ERROR_INVALID_VALUE, "{} is NULL", name);
 }
 
+// A context handle that must name a live context (null does not mean the current one here).
+inline CUresult context(CUcontext h, const char *name) {
+  if (CUresult r = init(); r != CUDA_SUCCESS)
+    return r;
+  return h && driver::isLiveContext(fromHandle(h))
+             ? CUDA_SUCCESS
+             : fail(CUDA_ERROR_INVALID_CONTEXT, "{} = {} is not a live context", name,
+                    static_cast<const void *>(h));
+}
+
 inline CUresult device(CUdevice d, const char *) {
   driver::Device *unused;
   return deviceOf(d, &unused);

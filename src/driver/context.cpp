@@ -49,9 +49,8 @@ Context::Context(Device *dev, unsigned flags, bool primary)
                                     /* CIG_SHMEM_FALLBACK_ENABLED */ 0} {}
 
 CUresult Context::limit(CUlimit which, size_t *value) const {
-  if (static_cast<unsigned>(which) >=
-      CU_LIMIT_MAX) // no such limit (an H200's answer; read-only ones below)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: static_cast<unsigned>(which) >= CU_LIMIT_MAX");
+  if (static_cast<unsigned>(which) >= CU_LIMIT_MAX) // an H200's answer; read-only ones below
+    return fail(CUDA_ERROR_INVALID_VALUE, "limit {} is unknown", static_cast<int>(which));
   std::lock_guard lk(mutex);
   *value = limits_[which];
   return CUDA_SUCCESS;
