@@ -1,5 +1,6 @@
 // Entry points: virtual memory management (driver/virtual_memory.cpp does the work). The
-// refusals are an H200's with driver 580 (tests/gpu/record_vmm.cpp, tests/gpu/answers/vmm.txt).
+// refusals are an H200's with driver 580 (tests/gpu/record_vmm.cpp, tests/gpu/answers/vmm.txt);
+// the registry checks initialisation, outputs and flags first.
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/virtual_memory.h"
 #include "entry.h"
@@ -11,87 +12,57 @@ namespace {
 // The device a location names: INVALID_DEVICE for a device that does not exist.
 CUresult deviceAt(const CUmemLocation &loc, driver::Device **out) {
   if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: loc.type != CU_MEM_LOCATION_TYPE_DEVICE");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "location type {} is not a device",
+                        static_cast<int>(loc.type));
   return deviceOf(loc.id, out);
 }
 
 } // namespace
 
-CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *,
                                        CUmemAllocationGranularity_flags option) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!granularity || !prop ||
-      (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM &&
-       option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !granularity || !prop || (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option "
-        "!= CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)");
+  if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "option = {} is not MINIMUM or RECOMMENDED",
+                        static_cast<int>(option));
   *granularity = driver::kVmmGranularity; // for any properties, as an H200 answers
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
-                     const CUmemAllocationProp *prop, unsigned long long flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!handle || !prop || flags != 0 || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED ||
-      (prop->requestedHandleTypes & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !handle || !prop || flags != 0 || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED "
-        "|| (prop->requestedHandleTypes & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))");
+                     const CUmemAllocationProp *prop, unsigned long long) {
+  if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "allocation type {} is not PINNED",
+                        static_cast<int>(prop->type));
+  if (prop->requestedHandleTypes & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "requested handle types {:#x}: only POSIX file descriptors are offered",
+                        static_cast<unsigned>(prop->requestedHandleTypes));
   driver::Device *d;
   if (CUresult r = deviceAt(prop->location, &d); r != CUDA_SUCCESS)
     return r;
   return driver::vmmCreate(handle, size, *prop, d->totalMemory());
 }
 
-CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  return driver::vmmRelease(handle);
-}
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle) { return driver::vmmRelease(handle); }
 
 CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
-                             unsigned long long flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!ptr || flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !ptr || flags != 0");
+                             unsigned long long) {
   (void)addr; // a hint only: the arena chooses
   return driver::vmmReserve(ptr, size, alignment);
 }
 
-CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  return driver::vmmFree(ptr, size);
-}
+CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) { return driver::vmmFree(ptr, size); }
 
 CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
-                  unsigned long long flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
+                  unsigned long long) {
   return driver::vmmMap(ptr, size, offset, handle);
 }
 
-CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  return driver::vmmUnmap(ptr, size);
-}
+CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) { return driver::vmmUnmap(ptr, size); }
 
 CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (!desc || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "desc is NULL or count is 0");
+  if (count == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is 0");
   // Every device is the same CPU: the widest access any descriptor grants applies.
   unsigned access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   for (size_t i = 0; i < count; ++i) {
@@ -101,20 +72,13 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
     const unsigned f = desc[i].flags;
     if (f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ &&
         f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-      return driver::fail(
-          CUDA_ERROR_INVALID_VALUE,
-          "rejected: f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ && f "
-          "!= CU_MEM_ACCESS_FLAGS_PROT_READWRITE");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "desc[{}].flags = {} is no access", i, f);
     access |= f;
   }
-  return driver::vmmSetAccess(c, ptr, size, access);
+  return driver::vmmSetAccess(driver::current(), ptr, size, access);
 }
 
 CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!flags || !location)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags or location is NULL");
   driver::Device *d;
   if (CUresult r = deviceAt(*location, &d); r != CUDA_SUCCESS)
     return r;
@@ -122,42 +86,27 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
 }
 
 CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!handle)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "handle is NULL");
   return driver::vmmRetain(handle, reinterpret_cast<CUdeviceptr>(addr));
 }
 
 CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
                                                 CUmemGenericAllocationHandle handle) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!prop)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "prop is NULL");
   return driver::vmmProperties(handle, prop);
 }
 
 CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
-                                      CUmemAllocationHandleType handleType,
-                                      unsigned long long flags) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!shareableHandle || flags != 0 || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !shareableHandle || flags != 0 || handleType != "
-                        "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+                                      CUmemAllocationHandleType handleType, unsigned long long) {
+  if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "handle type {}: only POSIX file descriptors",
+                        static_cast<int>(handleType));
   return driver::vmmExport(handle, static_cast<int *>(shareableHandle));
 }
 
 CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
                                         CUmemAllocationHandleType shHandleType) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!handle || shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !handle || shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+  if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "handle type {}: only POSIX file descriptors",
+                        static_cast<int>(shHandleType));
   // The POSIX descriptor travels in the pointer's bits, as CUDA's samples pass it.
   return driver::vmmImport(static_cast<int>(reinterpret_cast<intptr_t>(osHandle)), handle);
 }
