@@ -173,8 +173,7 @@ CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {
   driver::Allocation a;
   if (!driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind != driver::MemoryKind::Device)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::memory().find(dptr, 1, &a) || a.base != dptr || a.kind "
-                        "!= driver::MemoryKind::Device");
+                        "{:#x} is not the start of a live device allocation", dptr);
   if (a.pool)
     a.pool->unuse(a.size);
   return submit(c, s, [dptr] { driver::memory().freeInStreamOrder(dptr); });
@@ -190,18 +189,17 @@ CUresult attachMem(CUstream h, CUdeviceptr p, size_t length, unsigned flags, boo
   if (CUresult r = driver::uncapturable(s, "a managed memory attachment"); r != CUDA_SUCCESS)
     return r;
   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && "
-                        "flags != CU_MEM_ATTACH_SINGLE");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} is not GLOBAL, HOST or SINGLE",
+                        flags);
   if (flags == CU_MEM_ATTACH_SINGLE && !h) // a single stream, not the NULL stream
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags == CU_MEM_ATTACH_SINGLE && !h");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "CU_MEM_ATTACH_SINGLE needs a stream other than the NULL stream");
   // The whole managed allocation starting at p (length 0 means all of it).
   driver::Allocation a;
   if (!driver::memory().find(p, 0, &a) || !a.managed || a.base != p ||
       (length != 0 && length != a.size))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::memory().find(p, 0, &a) || !a.managed || a.base != p "
-                        "|| (length != 0 && length != a.size)");
+                        "{:#x} is not the start of a managed allocation of {} bytes", p, length);
   return CUDA_SUCCESS;
 }
 
@@ -228,9 +226,7 @@ CUresult copyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src, CUcon
   // A null context is the current one, as an H200 answers (tests/gpu/record_stream_memops.cpp).
   if ((dstCtx && !driver::isLiveContext(fromHandle(dstCtx))) ||
       (srcCtx && !driver::isLiveContext(fromHandle(srcCtx))))
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
-                        "rejected: (dstCtx && !driver::isLiveContext(fromHandle(dstCtx))) || "
-                        "(srcCtx && !driver::isLiveContext(fromHandle(srcCtx)))");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "dstContext or srcContext is not live");
   return copy(dst, Side::Device, src, Side::Device, bytes, h, perThread);
 }
 } // namespace
@@ -324,8 +320,8 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
     return r;
   if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && "
-                        "flags != CU_MEM_ATTACH_HOST)");
+                        "dptr is NULL, bytesize is 0 or flags = {:#x} is not GLOBAL or HOST",
+                        flags);
   return driver::memory().allocate(c, bytesize, dptr, /*managed=*/true);
 }
 

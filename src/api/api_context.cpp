@@ -14,7 +14,8 @@ CUresult createCtx(CUcontext *pctx, unsigned flags, CUdevice dev) {
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (!pctx || !validContextFlags(flags))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pctx || !validContextFlags(flags)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "pctx is NULL or flags = {:#x} are not context flags", flags);
   driver::Context *c;
   CUresult r = driver::createContext(d, flags, &c);
   if (r == CUDA_SUCCESS)
@@ -47,7 +48,8 @@ CUresult destroyCtx(CUcontext ctx) {
 CUresult primarySetFlags(CUdevice dev, unsigned int flags) {
   driver::Device *d = driver::device(dev);
   if (!validContextFlags(flags))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validContextFlags(flags)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "flags = {:#x}: unknown bits or more than one scheduling policy", flags);
   std::lock_guard lk(d->primaryMutex);
   d->primaryFlags = flags;
   return CUDA_SUCCESS;
@@ -136,10 +138,10 @@ CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev) {
 CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
                         unsigned int flags, CUdevice dev) {
   if (numParams < 0 || (numParams > 0 && !paramsArray))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: numParams < 0 || (numParams > 0 && !paramsArray)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "numParams = {} without its array", numParams);
   if (numParams > 0) // execution affinity (SM partitioning) has no meaning on a CPU device
-    return driver::fail(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY, "rejected: numParams > 0");
+    return driver::fail(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,
+                        "execution affinity has no meaning on a CPU device");
   return createCtx(pctx, flags, dev);
 }
 CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
@@ -147,14 +149,14 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int
   if (params) {
     if (params->numExecAffinityParams < 0 ||
         (params->numExecAffinityParams > 0 && !params->execAffinityParams))
-      return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: params->numExecAffinityParams < 0 || "
-                          "(params->numExecAffinityParams > 0 && !params->execAffinityParams)");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "numExecAffinityParams = {} without its array",
+                          params->numExecAffinityParams);
     if (params->numExecAffinityParams > 0)
       return driver::fail(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,
-                          "rejected: params->numExecAffinityParams > 0");
+                          "execution affinity has no meaning on a CPU device");
     if (params->cigParams) // CUDA-in-graphics sharing needs a graphics API
-      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: params->cigParams");
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                          "CUDA-in-graphics sharing needs a graphics API");
   }
   return createCtx(pctx, flags, dev);
 }

@@ -93,7 +93,7 @@ CUresult clsGet(void **value, CUcontext ctx, void *key) {
   std::lock_guard lk(clsMutex);
   auto it = cls().find({id, key});
   if (it == cls().end())
-    return driver::fail(CUDA_ERROR_NOT_FOUND, "rejected: it == cls().end()");
+    return driver::fail(CUDA_ERROR_NOT_FOUND, "no context-local value for the key");
   *value = it->second.value;
   return CUDA_SUCCESS;
 }
@@ -175,8 +175,7 @@ CUresult handleKey(CUcontext ctx, void *handle, unsigned long long *out) {
   if (CUresult r = contextId(ctx, &id); r != CUDA_SUCCESS)
     return r;
   if (reinterpret_cast<uintptr_t>(handle) != id)
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE,
-                        "rejected: reinterpret_cast<uintptr_t>(handle) != id");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "the handle is not the context's");
   *out = id;
   return CUDA_SUCCESS;
 }

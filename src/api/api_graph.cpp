@@ -45,7 +45,8 @@ CUresult addNode(CUgraphNode *out, CUgraph hGraph, const CUgraphNode *deps, size
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!out || (count && !deps))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !out || (count && !deps)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "phGraphNode is NULL, or {} dependencies have no array", count);
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
@@ -90,7 +91,8 @@ CUresult edges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeDa
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (!count || (!from != !to))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !count || (!from != !to)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "numEdges is NULL, or only one of from and to is given");
   auto all = g->edges();
   const size_t n = *count;
   if (CUresult r = list(all.size(), from, count, [&](size_t i) { return handle(all[i].first); });
@@ -126,9 +128,11 @@ CUresult changeEdges(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode 
   if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
     return r;
   if (count && (!from || !to))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: count && (!from || !to)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} edges without their from and to arrays",
+                        count);
   if (!defaultEdges(data, count)) // ports and programmatic edges: kernels only, none here
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(data, count)");
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "edge data with ports or types other than the default");
   auto f = reinterpret_cast<driver::Node *const *>(from);
   auto t = reinterpret_cast<driver::Node *const *>(to);
   return add ? g->addEdges(f, t, count) : g->removeEdges(f, t, count);
@@ -242,8 +246,9 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
   // NVIDIA's driver requires CU_USER_OBJECT_NO_DESTRUCTOR_SYNC (tests/gpu/answers/graphs.txt).
   if (!object_out || !destroy || initialRefcount == 0 || flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !object_out || !destroy || initialRefcount == 0 || flags != "
-                        "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC");
+                        "object_out or destroy is NULL, initialRefcount is 0 or flags = {:#x} is "
+                        "not NO_DESTRUCTOR_SYNC",
+                        flags);
   *object_out =
       reinterpret_cast<CUuserObject>(driver::createUserObject(ptr, destroy, initialRefcount));
   return CUDA_SUCCESS;
@@ -254,8 +259,7 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveUserObject(o) || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::isLiveUserObject(o) || count == 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the user object is not live or count is 0");
   o->retain(count);
   return CUDA_SUCCESS;
 }
@@ -265,8 +269,7 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveUserObject(o) || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::isLiveUserObject(o) || count == 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the user object is not live or count is 0");
   o->release(count);
   return CUDA_SUCCESS;
 }
@@ -279,8 +282,8 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
   auto *o = reinterpret_cast<driver::UserObject *>(object);
   if (!driver::isLiveUserObject(o) || count == 0 || (flags & ~unsigned(CU_GRAPH_USER_OBJECT_MOVE)))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::isLiveUserObject(o) || count == 0 || (flags & "
-                        "~unsigned(CU_GRAPH_USER_OBJECT_MOVE))");
+                        "the user object is not live, count is 0 or flags = {:#x} has unknown bits",
+                        flags);
   g->retainUserObject(o, count);
   if (flags & CU_GRAPH_USER_OBJECT_MOVE) // the caller's references move to the graph
     o->release(count);
@@ -293,8 +296,7 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
     return r;
   auto *o = reinterpret_cast<driver::UserObject *>(object);
   if (!driver::isLiveUserObject(o) || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !driver::isLiveUserObject(o) || count == 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the user object is not live or count is 0");
   return g->releaseUserObject(o, count);
 }
 
@@ -329,10 +331,8 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   // Only the high-water marks may be set, and only to 0 (a reset).
   if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
       *static_cast<cuuint64_t *>(value) != 0)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: (attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != "
-        "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) || *static_cast<cuuint64_t *>(value) != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "only the high watermarks can be set, and only to 0");
   driver::resetGraphMemoryHigh();
   return CUDA_SUCCESS;
 }

@@ -46,7 +46,7 @@ CUresult setNode(CUgraphNode h, const Make &make) {
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
   if (spec.type != n->spec.type)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: spec.type != n->spec.type");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the node is of another type");
   if (auto *k = std::get_if<driver::KernelNodeParams>(&n->spec.params)) // attributes stay
     std::get<driver::KernelNodeParams>(spec.params).attributes = k->attributes;
   n->spec = std::move(spec);
@@ -59,7 +59,7 @@ CUresult setExecNode(CUgraphExec hExec, CUgraphNode h, const Make &make) {
     return r;
   auto *e = reinterpret_cast<driver::GraphExec *>(hExec);
   if (!driver::isLiveGraphExec(e) || !h)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !driver::isLiveGraphExec(e) || !h");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "hGraphExec is not live or hNode is NULL");
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;
@@ -143,9 +143,8 @@ CUresult kernelParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *out) {
 Make genericMake(const CUgraphNodeParams *p) {
   return [p](driver::NodeSpec *n) -> CUresult {
     if (!p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2)
-      return driver::fail(
-          CUDA_ERROR_INVALID_VALUE,
-          "rejected: !p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] || p->reserved2");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "nodeParams is NULL or its reserved fields are not 0");
     switch (p->type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
       CUDA_KERNEL_NODE_PARAMS k;
@@ -155,7 +154,7 @@ Make genericMake(const CUgraphNodeParams *p) {
     case CU_GRAPH_NODE_TYPE_MEMCPY:
       if (p->memcpy.flags || p->memcpy.reserved)
         return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                            "rejected: p->memcpy.flags || p->memcpy.reserved");
+                            "the copy's flags or reserved field are not 0");
       return memcpyMake(&p->memcpy.copyParams, p->memcpy.copyCtx)(n);
     case CU_GRAPH_NODE_TYPE_MEMSET: {
       const auto &m = p->memset;
@@ -195,7 +194,7 @@ CUresult conditionalNode(CUDA_CONDITIONAL_NODE_PARAMS &p, driver::Graph *g, driv
                                                             : false;
   if (!sizeOk || !g->ownsConditional(p.handle))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !sizeOk || !g->ownsConditional(p.handle)");
+                        "the conditional's size or handle does not belong to the graph");
   driver::Context *c;
   if (CUresult r = p.ctx ? resolveContext(p.ctx, &c) : currentContext(&c); r != CUDA_SUCCESS)
     return r;
@@ -218,7 +217,8 @@ CUresult conditionalNode(CUDA_CONDITIONAL_NODE_PARAMS &p, driver::Graph *g, driv
 CUresult addGeneric(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
                     const CUgraphEdgeData *edges, size_t count, CUgraphNodeParams *p) {
   if (!defaultEdges(edges, count))
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(edges, count)");
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "edge data with ports or types other than the default");
   if (p && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
     driver::Graph *graph;
     if (CUresult r = graphOf(g, &graph); r != CUDA_SUCCESS)
@@ -401,7 +401,8 @@ CUresult eventOfNode(CUgraphNode h, CUgraphNodeType type, CUevent *out) {
   if (CUresult r = nodeOf(h, &n); r != CUDA_SUCCESS)
     return r;
   if (!out || n->spec.type != type)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !out || n->spec.type != type");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "the output is NULL or the node is of another type");
   *out = reinterpret_cast<CUevent>(std::get<driver::EventNodeParams>(n->spec.params).event);
   return CUDA_SUCCESS;
 }
@@ -507,7 +508,7 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *out, CUgraph h
     return r;
   if (!out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT)))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT))");
+                        "pHandle_out is NULL or flags = {:#x} has unknown bits", flags);
   *out = g->createConditional(defaultLaunchValue, flags & CU_GRAPH_COND_ASSIGN_DEFAULT);
   return CUDA_SUCCESS;
 }

@@ -70,10 +70,9 @@ CUresult greenOf(CUgreenCtx h, GreenCtx **out) {
   auto *g = reinterpret_cast<GreenCtx *>(h);
   std::lock_guard lk(registry().mutex);
   if (!g || !registry().greens.count(g))
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !g || !registry().greens.count(g)");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "the green context is not live");
   if (g->destroyed || !driver::isLiveContext(g->ctx))
-    return driver::fail(CUDA_ERROR_CONTEXT_IS_DESTROYED,
-                        "rejected: g->destroyed || !driver::isLiveContext(g->ctx)");
+    return driver::fail(CUDA_ERROR_CONTEXT_IS_DESTROYED, "the green context has been destroyed");
   *out = g;
   return CUDA_SUCCESS;
 }
@@ -83,8 +82,8 @@ CUresult resourceOf(driver::Context *c, unsigned sms, CUdevResource *resource,
   if (!resource)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "resource is NULL");
   if (type != CU_DEV_RESOURCE_TYPE_SM)
-    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
-                        "rejected: type != CU_DEV_RESOURCE_TYPE_SM");
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE, "resource type {} is not SM",
+                        static_cast<int>(type));
   fill(resource, sms ? sms : c->device()->multiprocessors(), c->device()->ordinal());
   return CUDA_SUCCESS;
 }
@@ -104,8 +103,8 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
   if (!resource)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "resource is NULL");
   if (type != CU_DEV_RESOURCE_TYPE_SM)
-    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
-                        "rejected: type != CU_DEV_RESOURCE_TYPE_SM");
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE, "resource type {} is not SM",
+                        static_cast<int>(type));
   fill(resource, d->multiprocessors(), d->ordinal());
   return CUDA_SUCCESS;
 }
@@ -135,10 +134,12 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
   if (!nbGroups || !input)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "nbGroups or input is NULL");
   if (!originOf(*input, &o))
-    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE, "rejected: !originOf(*input, &o)");
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
+                        "the input is not an SM resource of a device or context");
   const unsigned total = input->sm.smCount;
   if (minCount > total)
-    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, "rejected: minCount > total");
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
+                        "minCount = {} exceeds the {} multiprocessors", minCount, total);
   const unsigned size = minCount ? minCount : 1; // every SM stands alone: no rounding up
   unsigned groups = total / size;
   if (result)
@@ -157,17 +158,17 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
     return r;
   if (!phDesc || !resources || nbResources == 0)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !phDesc || !resources || nbResources == 0");
+                        "phDesc or resources is NULL, or nbResources is 0");
   Origin first;
   if (!originOf(resources[0], &first))
     return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
-                        "rejected: !originOf(resources[0], &first)");
+                        "resource 0 is not an SM resource of a device or context");
   unsigned sms = 0;
   for (unsigned i = 0; i < nbResources; ++i) {
     Origin o;
     if (!originOf(resources[i], &o))
       return driver::fail(CUDA_ERROR_INVALID_RESOURCE_TYPE,
-                          "rejected: !originOf(resources[i], &o)");
+                          "resource {} is not an SM resource of a device or context", i);
     if (o.device != first.device) // (resources of two splits are accepted, as an H200 does)
       return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
                           "resources {} and 0 are of different devices", i);
@@ -189,14 +190,17 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
   {
     std::lock_guard lk(registry().mutex);
     if (!phCtx || !registry().descs.count(rd) || flags != CU_GREEN_CTX_DEFAULT_STREAM)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: !phCtx || !registry().descs.count(rd) || flags != "
-                          "CU_GREEN_CTX_DEFAULT_STREAM");
+      return driver::fail(
+          CUDA_ERROR_INVALID_VALUE,
+          "phCtx is NULL, the descriptor is unknown, or flags = {:#x} is not DEFAULT_STREAM",
+          flags);
   }
   if (rd->device != d->ordinal())
-    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: rd->device != d->ordinal()");
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "the descriptor is of device {}, not {}",
+                        rd->device, d->ordinal());
   if (rd->sms == 0)
-    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, "rejected: rd->sms == 0");
+    return driver::fail(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
+                        "the descriptor has no multiprocessors");
   driver::Context *c;
   if (CUresult r = driver::createGreenContext(d, rd->sms, &c); r != CUDA_SUCCESS)
     return r;
@@ -262,7 +266,7 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
     return r;
   if (!phStream || flags != CU_STREAM_NON_BLOCKING) // the only flag allowed, and required
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !phStream || flags != CU_STREAM_NON_BLOCKING");
+                        "phStream is NULL or flags = {:#x} is not CU_STREAM_NON_BLOCKING", flags);
   driver::Stream *s;
   if (CUresult r = driver::createStream(g->ctx, flags, priority, &s); r != CUDA_SUCCESS)
     return r;

@@ -107,7 +107,8 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
     return r;
   if (!config || (config->numAttrs && !config->attrs))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !config || (config->numAttrs && !config->attrs)");
+                        "config is NULL, or its {} attributes have no array",
+                        config ? config->numAttrs : 0);
   driver::LaunchConfig cfg =
       makeConfig(config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                  config->blockDimY, config->blockDimZ, config->sharedMemBytes, false);
@@ -172,7 +173,7 @@ CUresult launchEx(const CUlaunchConfig *config, CUfunction f, void **kernelParam
       if (a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1)
         return driver::fail(
             CUDA_ERROR_INVALID_CLUSTER_SIZE,
-            "rejected: a.value.clusterDim.x * a.value.clusterDim.y * a.value.clusterDim.z > 1");
+            "clusters of more than one block: the device has no thread-block clusters");
       break;
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
       break;

@@ -60,7 +60,7 @@ CUresult addFile(CUlinkState state, CUjitInputType type, const char *path) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!linkerOf(state))
-    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !linkerOf(state)");
+    return driver::fail(CUDA_ERROR_INVALID_HANDLE, "state is not a live link state");
   if (!path)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
   std::ifstream in(path, std::ios::binary);
@@ -122,7 +122,7 @@ CUresult cuLinkDestroy(CUlinkState state) {
     std::lock_guard lk(linkersMutex);
     auto *l = reinterpret_cast<driver::Linker *>(state);
     if (!linkers().erase(l))
-      return driver::fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !linkers().erase(l)");
+      return driver::fail(CUDA_ERROR_INVALID_HANDLE, "state is not a live link state");
     owned.reset(l);
   }
   return CUDA_SUCCESS;

@@ -18,9 +18,8 @@ constexpr int kCpuBit = 63;
 // The managed allocation holding [p, p + count), or INVALID_VALUE.
 CUresult managedRange(CUdeviceptr p, size_t count, driver::Allocation *out) {
   if (count == 0 || !driver::memory().find(p, count, out) || !out->managed)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: count == 0 || !driver::memory().find(p, count, out) || !out->managed");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "[{:#x}, +{} bytes) is empty or not in one managed allocation", p, count);
   return CUDA_SUCCESS;
 }
 
@@ -55,9 +54,7 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device, bo
   const bool needsDevice =
       advice != CU_MEM_ADVISE_SET_READ_MOSTLY && advice != CU_MEM_ADVISE_UNSET_READ_MOSTLY;
   if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > "
-                        "CU_MEM_ADVISE_UNSET_ACCESSED_BY");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "advice {} is unknown", static_cast<int>(advice));
   if (needsDevice && !validLocation(device))
     return driver::fail(location ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_DEVICE,
                         "{} is not a location this advice takes", int(device));
@@ -119,7 +116,8 @@ CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "data is NULL");
   auto put = [&](int v) {
     if (size != sizeof(int))
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: size != sizeof(int)");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "dataSize = {} is not the size of an int",
+                          size);
     std::memcpy(data, &v, sizeof v);
     return CUDA_SUCCESS;
   };
@@ -141,7 +139,7 @@ CUresult rangeAttribute(void *data, size_t size, CUmem_range_attribute attr,
   case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: { // the devices, then CU_DEVICE_INVALID to the end
     if (size == 0 || size % sizeof(int) != 0)
       return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: size == 0 || size % sizeof(int) != 0");
+                          "dataSize = {} is not a multiple of an int's size", size);
     std::vector<int> out(size / sizeof(int), CU_DEVICE_INVALID);
     size_t n = 0;
     for (int d = 0; d < 64 && n < out.size(); ++d)
@@ -199,7 +197,7 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
                                  size_t numAttributes, CUdeviceptr devPtr, size_t count) {
   if (!data || !dataSizes || !attributes || numAttributes == 0)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !data || !dataSizes || !attributes || numAttributes == 0");
+                        "data, dataSizes or attributes is NULL, or numAttributes is 0");
   driver::Allocation a;
   if (CUresult r = rangeOf(devPtr, count, &a); r != CUDA_SUCCESS)
     return r;

@@ -27,10 +27,11 @@ CUmemoryPool handleOf(driver::MemPool *p) { return reinterpret_cast<CUmemoryPool
 CUresult deviceAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Device **out) {
   if (!loc || type != CU_MEM_ALLOCATION_TYPE_PINNED)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !loc || type != CU_MEM_ALLOCATION_TYPE_PINNED");
+                        "location is NULL or the allocation type {} is not PINNED",
+                        static_cast<int>(type));
   if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
-                        "rejected: loc->type != CU_MEM_LOCATION_TYPE_DEVICE");
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "location type {} is not a device",
+                        static_cast<int>(loc->type));
   return deviceOf(loc->id, out);
 }
 
@@ -87,7 +88,8 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
     return r;
   if (p->device() != d)
-    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "rejected: p->device() != d");
+    return driver::fail(CUDA_ERROR_INVALID_DEVICE, "the pool is of device {}, not {}",
+                        p->device()->ordinal(), d->ordinal());
   driver::setCurrentPool(d, p);
   return CUDA_SUCCESS;
 }
@@ -119,21 +121,18 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
     return r;
   if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
       props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED || "
-        "props->location.type != CU_MEM_LOCATION_TYPE_DEVICE");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "pool or props is NULL, or the pool is not pinned device memory");
   driver::Device *d;
   if (deviceOf(props->location.id, &d) !=
       CUDA_SUCCESS) // an H200 answers so for a device that does not exist
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: deviceOf(props->location.id, &d) != CUDA_SUCCESS");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "device {} does not exist", props->location.id);
   if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE &&
       props->handleTypes !=
           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // only file descriptors are handles here
     return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
-                        "rejected: props->handleTypes != CU_MEM_HANDLE_TYPE_NONE && "
-                        "props->handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+                        "handle types {:#x}: only POSIX file descriptors are offered",
+                        static_cast<unsigned>(props->handleTypes));
   *pool = handleOf(driver::createPool(d, *props));
   return CUDA_SUCCESS;
 }
@@ -179,8 +178,7 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   for (size_t i = 0; i < count; ++i) {
     driver::Device *d;
     if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "map[{}] is not a device location", i);
     if (CUresult r = deviceOf(map[i].location.id, &d); r != CUDA_SUCCESS)
       return r;
     if (CUresult r = p->setAccess(d->ordinal(), map[i].flags); r != CUDA_SUCCESS)
@@ -195,9 +193,8 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
   if (CUresult r = poolOf(memPool, &p); r != CUDA_SUCCESS)
     return r;
   if (!flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "flags or location is NULL, or the location is not a device");
   driver::Device *d;
   if (CUresult r = deviceOf(location->id, &d); r != CUDA_SUCCESS)
     return r;
@@ -213,10 +210,9 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
     return r;
   if (!handle_out || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || flags != 0 ||
       !p->exportable() || p->imported())
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !handle_out || handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || flags "
-        "!= 0 || !p->exportable() || p->imported()");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "handle_out is NULL, the type is not a POSIX file descriptor, flags are "
+                        "set, or the pool is not exportable");
   return p->exportHandle(static_cast<int *>(handle_out));
 }
 
@@ -228,10 +224,11 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
     return r;
   if (handleType !=
       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // as an H200 answers for other handle types
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
-                        "rejected: handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "handle type {}: only POSIX file descriptors",
+                        static_cast<int>(handleType));
   if (!pool_out || flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pool_out || flags != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool_out is NULL or flags = {:#x} is not 0",
+                        flags);
   driver::MemPool *p;
   const int fd = static_cast<int>(reinterpret_cast<uintptr_t>(handle));
   if (CUresult r = driver::MemPool::importHandle(c->device(), fd, &p); r != CUDA_SUCCESS)
@@ -247,8 +244,7 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
   if (!shareData_out || !driver::memory().find(ptr, 0, &a) || a.base != ptr || !a.pool ||
       a.pool->imported()) // a pool block, from its base, of the exporting process
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !shareData_out || !driver::memory().find(ptr, 0, &a) || a.base "
-                        "!= ptr || !a.pool || a.pool->imported()");
+                        "{:#x} is not the start of a block of an exporting pool", ptr);
   return a.pool->exportPointer(a, shareData_out);
 }
 

@@ -49,10 +49,7 @@ CUresult bindArray(Side &s, const Copy &c, std::shared_ptr<driver::Array> *keep)
   s.height = l.height;
   if (s.x > l.pitch || c.width > l.pitch - s.x || s.y > l.height || c.height > l.height - s.y ||
       s.z > a->slices() || c.depth > a->slices() - s.z)
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: s.x > l.pitch || c.width > l.pitch - s.x || s.y > l.height || c.height > "
-        "l.height - s.y || s.z > a->slices() || c.depth > a->slices() - s.z");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the copy's region lies outside the array");
   s.host = a->data();
   *keep = std::move(a);
   return CUDA_SUCCESS;
@@ -63,9 +60,12 @@ CUresult resolve(const Side &s, const Copy &c, char **out) {
   const size_t rows = c.height, slices = c.depth;
   if ((rows > 1 || slices > 1) && s.pitch < s.x + c.width)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: (rows > 1 || slices > 1) && s.pitch < s.x + c.width");
+                        "pitch {} is less than the offset {} plus the width {}", s.pitch, s.x,
+                        c.width);
   if (slices > 1 && s.height < s.y + rows)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: slices > 1 && s.height < s.y + rows");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "height {} is less than the offset {} plus the rows {}", s.height, s.y,
+                        rows);
   const size_t slice = s.pitch * s.height;
   const size_t first = s.z * slice + s.y * s.pitch + s.x;
   const size_t extent = (slices - 1) * slice + (rows - 1) * s.pitch + c.width;
@@ -73,19 +73,21 @@ CUresult resolve(const Side &s, const Copy &c, char **out) {
   switch (s.type) {
   case CU_MEMORYTYPE_HOST:
     if (!s.host)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !s.host");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "the host pointer is NULL");
     *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
     return CUDA_SUCCESS;
   case CU_MEMORYTYPE_DEVICE:
     base = s.device;
     if (!validDevice(base + first, extent))
-      return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validDevice(base + first, extent)");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "[{:#x}, +{} bytes) is not inside one live allocation", base + first,
+                          extent);
     break;
   case CU_MEMORYTYPE_UNIFIED:
     base = s.device;
     if (!validUnified(base + first, extent))
-      return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: !validUnified(base + first, extent)");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "[{:#x}, +{} bytes) runs past its allocation",
+                          base + first, extent);
     break;
   case CU_MEMORYTYPE_ARRAY: // bound by bindArray
     *out = static_cast<char *>(const_cast<void *>(s.host)) + first;
@@ -204,20 +206,19 @@ template <typename D> Copy copyOf3D(const D &d) {
 CUresult copy3D(const CUDA_MEMCPY3D *p, const CUstream *stream = nullptr, bool pt = false) {
   if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1");
+                        "the descriptor is NULL, or its LOD or reserved fields are not 0");
   return run(copyOf3D(*p), stream, pt);
 }
 
 CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
   if (!p || p->srcLOD || p->dstLOD)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !p || p->srcLOD || p->dstLOD");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "the descriptor is NULL, or its LOD fields are not 0");
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!driver::isLiveContext(fromHandle(p->srcContext)) ||
       !driver::isLiveContext(fromHandle(p->dstContext)))
-    return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
-                        "rejected: !driver::isLiveContext(fromHandle(p->srcContext)) || "
-                        "!driver::isLiveContext(fromHandle(p->dstContext))");
+    return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "srcContext or dstContext is not live");
   return run(copyOf3D(*p));
 }
 
@@ -317,7 +318,7 @@ namespace cucpu::api {
 CUresult copyWork(const CUDA_MEMCPY3D &p, driver::Work *out) {
   if (p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: p.srcLOD || p.dstLOD || p.reserved0 || p.reserved1");
+                        "the descriptor's LOD or reserved fields are not 0");
   if (CUresult r = impl::prepare(impl::copyOf3D(p), out); r != CUDA_SUCCESS)
     return r;
   return *out ? CUDA_SUCCESS : driver::fail(CUDA_ERROR_INVALID_VALUE, "an empty copy");

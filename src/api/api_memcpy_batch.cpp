@@ -25,9 +25,9 @@ CUresult batchStream(CUstream h, bool perThread, driver::Context **c, driver::St
   if (CUresult r = contextAndStream(h, perThread, c, s); r != CUDA_SUCCESS)
     return r;
   if ((*s)->legacy())
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: (*s)->legacy()");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "a batch cannot be queued on the legacy stream");
   if (driver::capturing(*s))
-    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "rejected: driver::capturing(*s)");
+    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "a batch cannot be captured");
   return CUDA_SUCCESS;
 }
 
@@ -77,17 +77,16 @@ CUresult batch(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count
     return r;
   if (count == 0 || !dsts || !srcs || !sizes || !attrs || !attrsIdxs || numAttrs == 0 ||
       numAttrs > count || attrsIdxs[0] != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: count == 0 || !dsts || !srcs || !sizes || !attrs || !attrsIdxs "
-                        "|| numAttrs == 0 || numAttrs > count || attrsIdxs[0] != 0");
+    return driver::fail(
+        CUDA_ERROR_INVALID_VALUE,
+        "an empty batch, a NULL array, or attribute indices that do not start at 0");
   for (size_t k = 0; k < numAttrs; ++k) {
     if ((k && attrsIdxs[k] <= attrsIdxs[k - 1]) || attrsIdxs[k] >= count ||
         !validOrder(attrs[k].srcAccessOrder) ||
         (attrs[k].flags & ~unsigned(CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE)))
       return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: (k && attrsIdxs[k] <= attrsIdxs[k - 1]) || attrsIdxs[k] >= "
-                          "count || !validOrder(attrs[k].srcAccessOrder) || (attrs[k].flags & "
-                          "~unsigned(CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE))");
+                          "attributes {}: index out of order or range, or unknown order or flags",
+                          k);
   }
   Batch b;
   size_t k = 0;
@@ -155,20 +154,14 @@ CUresult descriptor(const CUDA_MEMCPY3D_BATCH_OP &op, CUDA_MEMCPY3D *d) {
   const unsigned elem = elementBytes(op);
   if (!e.width || !e.height || !e.depth || !elem || !validOrder(op.srcAccessOrder) ||
       (op.flags & ~unsigned(CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE)))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: !e.width || !e.height || !e.depth || !elem || !validOrder(op.srcAccessOrder) || "
-        "(op.flags & ~unsigned(CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE))");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "an empty extent or element, or unknown order or flags");
   CUdeviceptr src = 0, dst = 0;
   if (!side(op.src, e, elem, &d->srcMemoryType, &src, &d->srcArray, &d->srcXInBytes, &d->srcY,
             &d->srcZ, &d->srcPitch, &d->srcHeight) ||
       !side(op.dst, e, elem, &d->dstMemoryType, &dst, &d->dstArray, &d->dstXInBytes, &d->dstY,
             &d->dstZ, &d->dstPitch, &d->dstHeight))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: !side(op.src, e, elem, &d->srcMemoryType, &src, &d->srcArray, "
-                        "&d->srcXInBytes, &d->srcY, &d->srcZ, &d->srcPitch, &d->srcHeight) || "
-                        "!side(op.dst, e, elem, &d->dstMemoryType, &dst, &d->dstArray, "
-                        "&d->dstXInBytes, &d->dstY, &d->dstZ, &d->dstPitch, &d->dstHeight)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the source or destination operand is invalid");
   d->srcDevice = src;
   d->dstDevice = dst;
   d->WidthInBytes = e.width * elem;
@@ -203,7 +196,8 @@ CUresult batch3D(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *failIdx,
   if (CUresult r = batchStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (numOps == 0 || !ops || flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: numOps == 0 || !ops || flags != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "numOps is 0, ops is NULL or flags = {:#x} is not 0", flags);
   Batch b;
   for (size_t i = 0; i < numOps; ++i) {
     CUDA_MEMCPY3D d;

@@ -19,7 +19,7 @@ CUresult setParam(CUfunction f, int offset, const void *value, size_t bytes) {
   if (CUresult r = functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (offset < 0 || !value)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: offset < 0 || !value");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "offset {} is negative or value is NULL", offset);
   std::lock_guard lk(fn->oldLaunchMutex);
   auto &params = fn->oldLaunch.params;
   if (params.size() < size_t(offset) + bytes)
@@ -35,7 +35,7 @@ CUresult launchGrid(CUfunction f, int width, int height, CUstream stream) {
   if (CUresult r = functionOf(f, &fn); r != CUDA_SUCCESS)
     return r;
   if (width <= 0 || height <= 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: width <= 0 || height <= 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "a grid of {} x {} blocks", width, height);
   driver::Function::OldLaunch state;
   {
     std::lock_guard lk(fn->oldLaunchMutex);
@@ -120,7 +120,7 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;
   if (!pctx || flags != 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !pctx || flags != 0");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pctx is NULL or flags = {:#x} is not 0", flags);
   ++c->usage;
   *pctx = toHandle(c);
   return CUDA_SUCCESS;
@@ -132,7 +132,7 @@ CUresult cuCtxDetach(CUcontext ctx) {
   driver::Context *c = fromHandle(ctx);
   if (!ctx || !driver::isLiveContext(c) || c->isPrimary())
     return driver::fail(CUDA_ERROR_INVALID_CONTEXT,
-                        "rejected: !ctx || !driver::isLiveContext(c) || c->isPrimary()");
+                        "ctx is not a live, attached, non-primary context");
   if (--c->usage > 0)
     return CUDA_SUCCESS;
   driver::forgetOnThisThread(c); // the last detach destroys it, as cuCtxDestroy would

@@ -23,19 +23,23 @@ CUresult begin(CUstream h, CUgraph hGraph, const CUgraphNode *deps, const CUgrap
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (s->legacy()) // the legacy stream cannot be captured
-    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "rejected: s->legacy()");
+    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                        "the legacy stream cannot be captured");
   if (!validMode(mode) || (count && !deps))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !validMode(mode) || (count && !deps)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "capture mode {} unknown, or {} dependencies without their array",
+                        static_cast<int>(mode), count);
   driver::Graph *g = nullptr;
   if (hGraph) {
     if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
       return r;
     if (!defaultEdges(edges, count))
-      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: !defaultEdges(edges, count)");
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                          "edge data with ports or types other than the default");
     for (size_t i = 0; i < count; ++i)
       if (!g->contains(reinterpret_cast<driver::Node *>(deps[i])))
-        return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                            "rejected: !g->contains(reinterpret_cast<driver::Node *>(deps[i]))");
+        return driver::fail(CUDA_ERROR_INVALID_VALUE, "dependency {} is not a node of the graph",
+                            i);
   }
   return driver::beginCapture(s, g, reinterpret_cast<driver::Node *const *>(deps), count, mode);
 }
@@ -93,7 +97,8 @@ CUresult updateDeps(CUstream h, CUgraphNode *deps, const CUgraphEdgeData *edges,
     return r;
   if ((count && !deps) || !defaultEdges(edges, count))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: (count && !deps) || !defaultEdges(edges, count)");
+                        "{} dependencies without their array, or edges other than the default",
+                        count);
   return driver::updateCaptureDependencies(s, reinterpret_cast<driver::Node *const *>(deps), count,
                                            flags);
 }

@@ -58,11 +58,10 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
     if (condition > CU_STREAM_WAIT_VALUE_NOR || addr % (wide ? 8 : 4) ||
         !validDevice(addr, wide ? 8 : 4))
       return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: condition > CU_STREAM_WAIT_VALUE_NOR || addr % (wide ? 8 : 4) "
-                          "|| !validDevice(addr, wide ? 8 : 4)");
+                          "unknown condition, or {:#x} is misaligned or not in device memory",
+                          addr);
     if (p.waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH) // no remote writes to flush, as an H200
-      return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
-                          "rejected: p.waitValue.flags & CU_STREAM_WAIT_VALUE_FLUSH");
+      return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "CU_STREAM_WAIT_VALUE_FLUSH is not offered");
     if (wide)
       *out = [addr, v = p.waitValue.value64, condition] { waitFor(addr, v, condition); };
     else
@@ -76,8 +75,7 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
     // An H200 refuses CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER too: every write is ordered.
     if (p.writeValue.flags != 0 || addr % (wide ? 8 : 4) || !validDevice(addr, wide ? 8 : 4))
       return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: p.writeValue.flags != 0 || addr % (wide ? 8 : 4) || "
-                          "!validDevice(addr, wide ? 8 : 4)");
+                          "flags are set, or {:#x} is misaligned or not in device memory", addr);
     if (wide)
       *out = [addr, v = p.writeValue.value64] { writeValue(addr, v); };
     else
@@ -86,8 +84,8 @@ CUresult operation(const CUstreamBatchMemOpParams &p, std::function<void()> *out
   }
   case CU_STREAM_MEM_OP_BARRIER:
     if (p.memoryBarrier.flags > CU_STREAM_MEMORY_BARRIER_TYPE_GPU)
-      return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                          "rejected: p.memoryBarrier.flags > CU_STREAM_MEMORY_BARRIER_TYPE_GPU");
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "barrier type {} is unknown",
+                          static_cast<unsigned>(p.memoryBarrier.flags));
     *out = [] { // a full barrier (a sequentially consistent read-modify-write; TSan knows it)
       static std::atomic<unsigned> barrier;
       barrier.fetch_add(1, std::memory_order_seq_cst);
@@ -108,7 +106,8 @@ CUresult batch(CUstream h, unsigned count, const CUstreamBatchMemOpParams *param
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
   if (flags != 0 || (count && !params))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != 0 || (count && !params)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "flags = {:#x} is not 0, or {} operations have no array", flags, count);
   std::vector<std::function<void()>> ops(count);
   for (unsigned i = 0; i < count; ++i)
     if (CUresult r = operation(params[i], &ops[i]); r != CUDA_SUCCESS)
@@ -193,8 +192,7 @@ namespace cucpu::api {
 CUresult batchMemOpNode(const CUDA_BATCH_MEM_OP_NODE_PARAMS &p, driver::NodeSpec *out) {
   if (p.flags != 0 || (p.count && !p.paramArray) || !driver::isLiveContext(fromHandle(p.ctx)))
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: p.flags != 0 || (p.count && !p.paramArray) || "
-                        "!driver::isLiveContext(fromHandle(p.ctx))");
+                        "flags are set, the operations have no array, or the context is not live");
   std::vector<std::function<void()>> ops(p.count);
   for (unsigned i = 0; i < p.count; ++i)
     if (CUresult r = impl::operation(p.paramArray[i], &ops[i]); r != CUDA_SUCCESS)

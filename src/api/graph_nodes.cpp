@@ -92,7 +92,7 @@ CUresult kernelNode(const CUDA_KERNEL_NODE_PARAMS &p, driver::NodeSpec *out) {
 
 CUresult hostNode(const CUDA_HOST_NODE_PARAMS &p, driver::NodeSpec *out) {
   if (!p.fn)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "rejected: !p.fn");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the host function is NULL");
   out->type = CU_GRAPH_NODE_TYPE_HOST;
   out->params = driver::HostNodeParams{p};
   out->work = [fn = p.fn, data = p.userData] {
@@ -118,11 +118,9 @@ CUresult memAllocNode(CUDA_MEM_ALLOC_NODE_PARAMS &p, driver::Context *ctx, drive
       props.location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
       props.location.id != ctx->device()->ordinal() || p.bytesize == 0 ||
       (p.accessDescCount && !p.accessDescs))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: props.allocType != CU_MEM_ALLOCATION_TYPE_PINNED || props.location.type != "
-        "CU_MEM_LOCATION_TYPE_DEVICE || props.location.id != ctx->device()->ordinal() || "
-        "p.bytesize == 0 || (p.accessDescCount && !p.accessDescs)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "the allocation is not pinned memory of the context's device, is empty, or "
+                        "has access descriptors without their array");
   driver::MemAllocNodeParams a;
   if (CUresult r = driver::allocateGraphMemory(ctx, p.bytesize, &a.memory); r != CUDA_SUCCESS)
     return r;
@@ -151,7 +149,7 @@ CUresult childNode(CUgraph child, driver::NodeSpec *out) {
   if (!driver::isLiveGraph(g))
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "g is not a live graph");
   if (g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)) // NVIDIA's driver refuses child graphs that allocate
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: g->has(CU_GRAPH_NODE_TYPE_MEM_ALLOC)");
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "the graph holds memory allocation nodes");
   out->type = CU_GRAPH_NODE_TYPE_GRAPH;
   out->params = driver::ChildNodeParams{g->clone()};
   out->work = nullptr;
@@ -182,8 +180,7 @@ CUresult captureDuring(driver::Stream *s, bool *captured,
     return CUDA_SUCCESS;
   *captured = true;
   if (status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
-    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
-                        "rejected: status != CU_STREAM_CAPTURE_STATUS_ACTIVE");
+    return driver::fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "the stream is not being captured");
   driver::NodeSpec spec;
   if (CUresult r = make(&spec); r != CUDA_SUCCESS)
     return r;

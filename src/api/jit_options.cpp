@@ -9,8 +9,7 @@ namespace cucpu::api {
 CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **values,
                          driver::LoadOptions *out) {
   if (numOptions > 0 && (!options || !values))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "rejected: numOptions > 0 && (!options || !values)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} options without their arrays", numOptions);
   for (unsigned i = 0; i < numOptions; ++i) {
     void *v = values[i];
     auto asSize = [&] { return static_cast<size_t>(reinterpret_cast<uintptr_t>(v)); };
@@ -42,16 +41,13 @@ CUresult parseJitOptions(unsigned numOptions, CUjit_option *options, void **valu
       // Optimisation and target hints (CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_TARGET, ...) do not
       // change what runs on a CPU; they are accepted.
       if (static_cast<int>(options[i]) < 0 || options[i] >= CU_JIT_NUM_OPTIONS)
-        return driver::fail(
-            CUDA_ERROR_INVALID_VALUE,
-            "rejected: static_cast<int>(options[i]) < 0 || options[i] >= CU_JIT_NUM_OPTIONS");
+        return driver::fail(CUDA_ERROR_INVALID_VALUE, "option {} is unknown",
+                            static_cast<int>(options[i]));
     }
   }
   // A log buffer with room but no memory (an H200: 1; a size of 0 with no buffer is fine).
   if ((!out->errorLog && out->errorLogSize) || (!out->infoLog && out->infoLogSize))
-    return driver::fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: (!out->errorLog && out->errorLogSize) || (!out->infoLog && out->infoLogSize)");
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "a log buffer size without its buffer");
   return CUDA_SUCCESS;
 }
 

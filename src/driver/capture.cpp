@@ -169,8 +169,7 @@ CUresult updateCaptureDependencies(Stream *s, Node *const *deps, size_t count, u
     return fail(CUDA_ERROR_ILLEGAL_STATE,
                 "the stream is not being captured, or its capture was invalidated");
   if (flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES && flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES "
-                                          "&& flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES");
+    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} is neither ADD nor SET", flags);
   for (size_t i = 0; i < count; ++i)
     if (!c->graph->contains(deps[i]))
       return fail(CUDA_ERROR_INVALID_VALUE, "dependency {} is not a node of the capture's graph",

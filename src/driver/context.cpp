@@ -225,7 +225,7 @@ CUresult releasePrimary(Device *dev) {
   {
     std::lock_guard lk(dev->primaryMutex);
     if (!dev->primary || dev->primaryRefs == 0)
-      return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: !dev->primary || dev->primaryRefs == 0");
+      return fail(CUDA_ERROR_INVALID_CONTEXT, "the device's primary context is not retained");
     if (--dev->primaryRefs == 0) {
       dead = dev->primary;
       dev->primary = nullptr;

@@ -324,8 +324,8 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
   default:
     // Every other attribute names a feature this driver does not offer (yet): it reads 0.
     if (static_cast<int>(attr) <= 0 || static_cast<int>(attr) >= CU_DEVICE_ATTRIBUTE_MAX)
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: static_cast<int>(attr) <= 0 || "
-                                            "static_cast<int>(attr) >= CU_DEVICE_ATTRIBUTE_MAX");
+      return fail(CUDA_ERROR_INVALID_VALUE, "device attribute {} is unknown",
+                  static_cast<int>(attr));
     v = 0;
   }
   // clang-format on

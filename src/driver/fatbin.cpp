@@ -90,12 +90,11 @@ CUresult prelinkedPtx(const void *const *units, int cc, std::string *ptx, std::s
     const auto *c = static_cast<const unsigned char *>(units[i]);
     std::vector<Entry> all;
     if (read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log))
-      return fail(CUDA_ERROR_INVALID_IMAGE,
-                  "rejected: read<uint32_t>(c) != kContainerMagic || !entries(c, &all, log)");
+      return fail(CUDA_ERROR_INVALID_IMAGE, "a prelinked unit is not a readable fat binary: {}",
+                  *log);
     std::vector<std::string> texts;
     if (!cucpu::fatbin::ptxOfArch(all, cucpu::fatbin::choosePtxArch(all, cc), &texts, log))
-      return fail(CUDA_ERROR_INVALID_IMAGE, "rejected: !cucpu::fatbin::ptxOfArch(all, "
-                                            "cucpu::fatbin::choosePtxArch(all, cc), &texts, log)");
+      return fail(CUDA_ERROR_INVALID_IMAGE, "a prelinked unit's PTX cannot be read: {}", *log);
     for (std::string &text : texts) {
       if (isDeviceRuntime(text))
         runtime = true;
@@ -137,7 +136,7 @@ CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *lo
   const unsigned char *container = containerOf(image, log);
   std::vector<Entry> all;
   if (!container || !entries(container, &all, log))
-    return fail(CUDA_ERROR_INVALID_IMAGE, "rejected: !container || !entries(container, &all, log)");
+    return fail(CUDA_ERROR_INVALID_IMAGE, "not a readable fat binary: {}", *log);
   const uint32_t arch = cucpu::fatbin::choosePtxArch(all, cc);
   if (const void *const *units = prelinkedOf(image); !arch && units) {
     if (CUresult r = prelinkedPtx(units, cc, ptx, log); r != CUDA_SUCCESS || !ptx->empty())

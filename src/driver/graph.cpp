@@ -100,10 +100,10 @@ Graph::~Graph() {
 CUresult Graph::add(NodeSpec spec, Node *const *deps, size_t count, Node **out) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(deps[i]))
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !contains(deps[i])");
+      return fail(CUDA_ERROR_INVALID_VALUE, "dependency {} is not a node of the graph", i);
     for (size_t j = 0; j < i; ++j)
       if (deps[j] == deps[i])
-        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: deps[j] == deps[i]");
+        return fail(CUDA_ERROR_INVALID_VALUE, "dependency {} is listed twice", i);
   }
   auto n = std::make_unique<Node>();
   n->graph = this;
@@ -127,11 +127,10 @@ CUresult Graph::addEdges(Node *const *from, Node *const *to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(from[i]) || !contains(to[i]) || from[i] == to[i])
       return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: !contains(from[i]) || !contains(to[i]) || from[i] == to[i]");
+                  "edge {} joins nodes of another graph or a node to itself", i);
     const auto &d = to[i]->deps;
     if (std::find(d.begin(), d.end(), from[i]) != d.end()) // the edge exists
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: std::find(d.begin(), d.end(), from[i]) != d.end()");
+      return fail(CUDA_ERROR_INVALID_VALUE, "edge {} exists already", i);
   }
   for (size_t i = 0; i < count; ++i) {
     to[i]->deps.push_back(from[i]);
@@ -143,11 +142,10 @@ CUresult Graph::addEdges(Node *const *from, Node *const *to, size_t count) {
 CUresult Graph::removeEdges(Node *const *from, Node *const *to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (!contains(from[i]) || !contains(to[i]))
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !contains(from[i]) || !contains(to[i])");
+      return fail(CUDA_ERROR_INVALID_VALUE, "edge {} joins nodes of another graph", i);
     const auto &d = to[i]->deps;
     if (std::find(d.begin(), d.end(), from[i]) == d.end()) // no such edge
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: std::find(d.begin(), d.end(), from[i]) == d.end()");
+      return fail(CUDA_ERROR_INVALID_VALUE, "edge {} does not exist", i);
   }
   for (size_t i = 0; i < count; ++i) {
     unlink(to[i]->deps, from[i]);

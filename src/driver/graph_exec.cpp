@@ -135,7 +135,7 @@ CUresult GraphExec::setSpec(const Node *origin, NodeSpec spec) {
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end() || it->second->spec.type != spec.type)
     return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: it == fromOriginal_.end() || it->second->spec.type != spec.type");
+                "the node is not of the graph this was instantiated from, or of another type");
   copyOnWrite();
   it->second->spec = std::move(spec);
   rebuild();
@@ -146,13 +146,13 @@ CUresult GraphExec::setEnabled(const Node *origin, bool on) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end())
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == fromOriginal_.end()");
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "the node is not of the graph this was instantiated from");
   const CUgraphNodeType t = it->second->spec.type;
   if (t != CU_GRAPH_NODE_TYPE_KERNEL && t != CU_GRAPH_NODE_TYPE_MEMCPY &&
       t != CU_GRAPH_NODE_TYPE_MEMSET) // only these kinds can be disabled
     return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: t != CU_GRAPH_NODE_TYPE_KERNEL && t != CU_GRAPH_NODE_TYPE_MEMCPY && t "
-                "!= CU_GRAPH_NODE_TYPE_MEMSET");
+                "only kernel, copy and memset nodes can be enabled or disabled");
   if (on)
     disabled_.erase(it->second);
   else
@@ -165,7 +165,8 @@ CUresult GraphExec::enabled(const Node *origin, bool *out) {
   std::lock_guard lk(mutex_);
   auto it = fromOriginal_.find(origin);
   if (it == fromOriginal_.end())
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == fromOriginal_.end()");
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "the node is not of the graph this was instantiated from");
   *out = !disabled_.count(it->second);
   return CUDA_SUCCESS;
 }

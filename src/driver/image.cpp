@@ -92,8 +92,8 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
     // A descriptor that contradicts its format is invalid before the format is unsupported (an
     // H200 answers 1 for BC5 with one channel).
     if (unsigned want = blockCompressedChannels(f); want && want != channels)
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: unsigned want = blockCompressedChannels(f); want && want != channels");
+      return fail(CUDA_ERROR_INVALID_VALUE, "format {:#x} has {} channels, not {}", unsigned(f),
+                  blockCompressedChannels(f), channels);
     const bool known = (f >= 0x91 && f <= 0xb5) || f == CU_AD_FORMAT_UNORM_INT_101010_2;
     if (known)
       log::warn(log::Component::Api,
@@ -103,11 +103,10 @@ CUresult checkFormat(CUarray_format f, unsigned channels) {
                : fail(CUDA_ERROR_INVALID_VALUE, "array format {:#x} is unknown", unsigned(f));
   }
   if (channels != 1 && channels != 2 && channels != 4)
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: channels != 1 && channels != 2 && channels != 4");
+    return fail(CUDA_ERROR_INVALID_VALUE, "{} channels: 1, 2 or 4", channels);
   if (formatChannels(f) && formatChannels(f) != channels)
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: formatChannels(f) && formatChannels(f) != channels");
+    return fail(CUDA_ERROR_INVALID_VALUE, "format {:#x} has {} channels, not {}", unsigned(f),
+                formatChannels(f), channels);
   return CUDA_SUCCESS;
 }
 
@@ -128,18 +127,15 @@ CUresult Array::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d,
                : fail(CUDA_ERROR_INVALID_VALUE, "array flags {:#x} has unknown bits", d.Flags);
   const bool layered = d.Flags & CUDA_ARRAY3D_LAYERED, cube = d.Flags & CUDA_ARRAY3D_CUBEMAP;
   if (d.Width == 0 || (d.Height == 0 && d.Depth != 0 && !layered))
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: d.Width == 0 || (d.Height == 0 && d.Depth != 0 && !layered)");
+    return fail(CUDA_ERROR_INVALID_VALUE, "an array of {} x {} x {}", d.Width, d.Height, d.Depth);
   if ((layered || cube) && d.Depth == 0)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: (layered || cube) && d.Depth == 0");
+    return fail(CUDA_ERROR_INVALID_VALUE, "a layered or cubemap array needs a depth");
   if (cube && (d.Width != d.Height || d.Depth % 6 || (!layered && d.Depth != 6)))
-    return fail(
-        CUDA_ERROR_INVALID_VALUE,
-        "rejected: cube && (d.Width != d.Height || d.Depth % 6 || (!layered && d.Depth != 6))");
+    return fail(CUDA_ERROR_INVALID_VALUE, "a cubemap needs square faces and 6 layers (per cube)");
   constexpr size_t kMaxDim = 1u << 17;
   if (d.Width > kMaxDim || d.Height > kMaxDim || d.Depth > kMaxDim)
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: d.Width > kMaxDim || d.Height > kMaxDim || d.Depth > kMaxDim");
+    return fail(CUDA_ERROR_INVALID_VALUE, "an array of {} x {} x {}: at most {} each", d.Width,
+                d.Height, d.Depth, kMaxDim);
   auto a = std::shared_ptr<Array>(new Array);
   a->desc_ = d;
   a->ctx_ = ctx;
@@ -150,7 +146,7 @@ CUresult Array::create(Context *ctx, const CUDA_ARRAY3D_DESCRIPTOR &d,
   const size_t bytes = a->pitch_ * a->rows_ * a->slices_;
   a->storage_.reset(new (std::nothrow) uint8_t[bytes]());
   if (!a->storage_)
-    return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: !a->storage_");
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for {} bytes of array", bytes);
   *out = std::move(a);
   return CUDA_SUCCESS;
 }
@@ -238,7 +234,7 @@ public:
     } else {
       slot = hs.next++;
       if (slot >= kChunks * kChunkSize)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: slot >= kChunks * kChunkSize");
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "every texture and surface object handle is in use");
     }
     auto &chunk = chunks_[slot / kChunkSize];
     if (!chunk.load(std::memory_order_relaxed))
@@ -257,7 +253,7 @@ public:
     HandleSlots &hs = handleSlots();
     std::lock_guard lk(hs.mutex);
     if (!find(h))
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !find(h)");
+      return fail(CUDA_ERROR_INVALID_VALUE, "the texture or surface object is not live");
     auto &entry = (*chunks_[(h - 1) / kChunkSize].load())[(h - 1) % kChunkSize];
     delete entry.exchange(nullptr);
     hs.free.push_back(h - 1);
@@ -301,13 +297,13 @@ void addArrayLevels(ImageView &v, const std::shared_ptr<Array> &a) {
 // The view of a resource descriptor, validated as cuTexObjectCreate / cuSurfObjectCreate do.
 CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   if (res.flags)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: res.flags");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the resource's flags are not 0");
   ImageView v;
   const CUDA_ARRAY3D_DESCRIPTOR *d = nullptr;
   switch (res.resType) {
   case CU_RESOURCE_TYPE_ARRAY: {
     if (!res.res.array.hArray) // no array at all (an H200: 1), a stale one is a bad handle
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: !res.res.array.hArray");
+      return fail(CUDA_ERROR_INVALID_VALUE, "the resource names no array");
     auto a = findArray(res.res.array.hArray);
     if (!a)
       return fail(CUDA_ERROR_INVALID_HANDLE, "the resource's array is not live");
@@ -318,7 +314,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   }
   case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
     if (surface)
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: surface");
+      return fail(CUDA_ERROR_INVALID_VALUE, "a surface needs a CUDA array");
     auto m = findMipmappedArray(res.res.mipmap.hMipmappedArray);
     if (!m)
       return fail(CUDA_ERROR_INVALID_HANDLE, "the resource's mipmapped array is not live");
@@ -332,7 +328,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
   case CU_RESOURCE_TYPE_LINEAR:
   case CU_RESOURCE_TYPE_PITCH2D: {
     if (surface)
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: surface");
+      return fail(CUDA_ERROR_INVALID_VALUE, "a surface needs a CUDA array");
     const bool lin = res.resType == CU_RESOURCE_TYPE_LINEAR;
     const CUdeviceptr p = lin ? res.res.linear.devPtr : res.res.pitch2D.devPtr;
     v.format = lin ? res.res.linear.format : res.res.pitch2D.format;
@@ -348,15 +344,15 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
       l.pitch = res.res.linear.sizeInBytes;
       extent = res.res.linear.sizeInBytes;
       if (l.width == 0)
-        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: l.width == 0");
+        return fail(CUDA_ERROR_INVALID_VALUE, "the linear resource is empty");
     } else {
       const auto &pd = res.res.pitch2D;
       if (pd.width == 0 || pd.height == 0 || pd.pitchInBytes < pd.width * v.elementBytes ||
           pd.pitchInBytes % 32 || pd.width > 131072 || pd.height > 65536)
-        return fail(
-            CUDA_ERROR_INVALID_VALUE,
-            "rejected: pd.width == 0 || pd.height == 0 || pd.pitchInBytes < pd.width * "
-            "v.elementBytes || pd.pitchInBytes % 32 || pd.width > 131072 || pd.height > 65536");
+        return fail(CUDA_ERROR_INVALID_VALUE,
+                    "pitch2D {} x {} with pitch {}: empty, too large, or a pitch too small or not "
+                    "a multiple of 32",
+                    pd.width, pd.height, pd.pitchInBytes);
       l.width = uint32_t(pd.width);
       l.height = uint32_t(pd.height);
       l.pitch = pd.pitchInBytes;
@@ -365,7 +361,7 @@ CUresult viewOf(const CUDA_RESOURCE_DESC &res, bool surface, ImageView *out) {
     l.slicePitch = l.pitch * l.height;
     if (!p || p % 256 || !memory().find(uintptr_t(p), extent, nullptr))
       return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: !p || p % 256 || !memory().find(uintptr_t(p), extent, nullptr)");
+                  "{:#x}: NULL, not 256-byte aligned or not inside one live allocation", p);
     v.levels.push_back(l);
     v.linear = lin;
     v.dims = lin ? 1 : 2;
@@ -439,7 +435,7 @@ CUresult destroyMipmappedArray(CUmipmappedArray h) {
   std::lock_guard lk(r.mutex);
   auto it = r.mipmaps.find(h);
   if (it == r.mipmaps.end())
-    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: it == r.mipmaps.end()");
+    return fail(CUDA_ERROR_INVALID_HANDLE, "the mipmapped array is not live");
   for (const auto &a : it->second->levels())
     r.arrays.erase(a.get());
   r.mipmaps.erase(it);
@@ -454,11 +450,10 @@ CUresult createTextureObject(Context *ctx, const CUDA_RESOURCE_DESC &res,
     return r;
   for (auto m : tex.addressMode)
     if (m < CU_TR_ADDRESS_MODE_WRAP || m > CU_TR_ADDRESS_MODE_BORDER)
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: m < CU_TR_ADDRESS_MODE_WRAP || m > CU_TR_ADDRESS_MODE_BORDER");
+      return fail(CUDA_ERROR_INVALID_VALUE, "address mode {} is unknown", static_cast<int>(m));
   if (tex.filterMode > CU_TR_FILTER_MODE_LINEAR || tex.mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: tex.filterMode > CU_TR_FILTER_MODE_LINEAR || "
-                                          "tex.mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR");
+    return fail(CUDA_ERROR_INVALID_VALUE, "filter mode {} or {} is unknown",
+                static_cast<int>(tex.filterMode), static_cast<int>(tex.mipmapFilterMode));
   if (view && view->format != CU_RES_VIEW_FORMAT_NONE) {
     log::warn(log::Component::Api, "texture resource views with a format are not supported");
     return fail(CUDA_ERROR_NOT_SUPPORTED, "texture resource views with a format are not supported");
@@ -475,7 +470,7 @@ CUresult createTextureObject(Context *ctx, const CUDA_RESOURCE_DESC &res,
 
 CUresult createSurfaceObject(Context *ctx, const CUDA_RESOURCE_DESC &res, CUsurfObject *out) {
   if (res.resType != CU_RESOURCE_TYPE_ARRAY)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: res.resType != CU_RESOURCE_TYPE_ARRAY");
+    return fail(CUDA_ERROR_INVALID_VALUE, "a surface needs a CUDA array");
   auto obj = std::make_unique<SurfaceObject>();
   if (CUresult r = viewOf(res, true, &obj->image); r != CUDA_SUCCESS)
     return r;

@@ -163,10 +163,9 @@ CUresult ipcOpen(Context *ctx, const CUipcMemHandle &handle, CUdeviceptr *out) {
   Handle h;
   std::memcpy(&h, &handle, sizeof h);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.offset + h.size > h.mapBytes)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: std::memcmp(h.magic, kMagic, sizeof kMagic) "
-                                          "!= 0 || h.offset + h.size > h.mapBytes");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the handle is not a cucpu IPC memory handle");
   if (h.pid == getpid()) // NVIDIA's driver: not in the exporting process
-    return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: h.pid == getpid()");
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "the memory was exported by this process");
   std::lock_guard lk(ipc().mutex);
   if (auto it = ipc().byHandle.find({h.pid, h.id}); it != ipc().byHandle.end()) {
     ++ipc().opened[it->second].refs;
@@ -188,7 +187,7 @@ CUresult ipcClose(CUdeviceptr ptr) {
   std::lock_guard lk(ipc().mutex);
   auto it = ipc().opened.find(ptr);
   if (it == ipc().opened.end())
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == ipc().opened.end()");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the address was not opened with cuIpcOpenMemHandle");
   if (--it->second.refs > 0)
     return CUDA_SUCCESS;
   memory().untrackMapping(ptr);
@@ -236,7 +235,8 @@ CUresult createInterprocessEvent(unsigned flags, Event **out) {
 
 CUresult ipcExportEvent(const Event *e, CUipcEventHandle *out) {
   if (e->sharedFd() < 0 || e->opened()) // not created with CU_EVENT_INTERPROCESS
-    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: e->sharedFd() < 0 || e->opened()");
+    return fail(CUDA_ERROR_INVALID_HANDLE,
+                "the event is not an interprocess event of this process");
   EventHandle h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.pid = getpid();
@@ -250,10 +250,9 @@ CUresult ipcOpenEvent(const CUipcEventHandle &handle, Event **out) {
   EventHandle h;
   std::memcpy(&h, &handle, sizeof h);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: std::memcmp(h.magic, kMagic, sizeof kMagic) != 0");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the handle is not a cucpu IPC event handle");
   if (h.pid == getpid())
-    return fail(CUDA_ERROR_INVALID_CONTEXT, "rejected: h.pid == getpid()");
+    return fail(CUDA_ERROR_INVALID_CONTEXT, "the memory was exported by this process");
   const std::string path = "/proc/" + std::to_string(h.pid) + "/fd/" + std::to_string(h.fd);
   const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {

@@ -185,7 +185,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   services.flush();
   if (result.status == exec::GridStatus::OutOfMemory)
     return fail(CUDA_ERROR_OUT_OF_MEMORY,
-                "rejected: result.status == exec::GridStatus::OutOfMemory");
+                "the grid's local or shared memory could not be allocated");
   if (result.status == exec::GridStatus::Fault) {
     // As on a GPU the launch itself succeeds; the context now reports the fault on every call.
     CUresult e = faultError(result.fault.kind);

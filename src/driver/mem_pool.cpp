@@ -52,12 +52,12 @@ void collect(MemPool *pool) {
 
 CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
   if (imported_) // an imported pool only maps what its exporter allocated
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: imported_");
+    return fail(CUDA_ERROR_INVALID_VALUE, "an imported pool cannot allocate");
   // An exportable pool's blocks have pages of their own (each goes into a memory file).
   const size_t block =
       blockFor(exportable() ? std::max(bytes, DeviceArena::kLargestClass + 1) : bytes);
   if (block == 0 || block > device_->totalMemory())
-    return fail(CUDA_ERROR_OUT_OF_MEMORY, "rejected: block == 0 || block > device_->totalMemory()");
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "a block of {} bytes", block);
   uintptr_t base = 0;
   {
     std::lock_guard lk(mutex_);
@@ -239,14 +239,13 @@ CUmemAccess_flags MemPool::access(int ordinal) {
 CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
   // What an H200 answers for its own device: read-only cannot be, none names no peer.
   if (flags == CU_MEM_ACCESS_FLAGS_PROT_READ)
-    return fail(CUDA_ERROR_NOT_SUPPORTED, "rejected: flags == CU_MEM_ACCESS_FLAGS_PROT_READ");
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "read-only access to a pool is not offered");
   if (ordinal == device_->ordinal())
     return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE
                ? CUDA_SUCCESS
                : fail(CUDA_ERROR_INVALID_DEVICE, "the owning device's access is read-write");
   if (flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && "
-                                          "flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE");
+    return fail(CUDA_ERROR_INVALID_VALUE, "access flags {} are unknown", static_cast<int>(flags));
   std::lock_guard lk(mutex_);
   peers_[ordinal] = flags; // every device is the same CPU: recorded, nothing to map
   return CUDA_SUCCESS;
@@ -297,11 +296,10 @@ CUresult destroyPool(MemPool *pool) {
     Registry &r = registry();
     std::lock_guard lk(r.mutex);
     if (!r.pools.count(pool) || r.doomed.count(pool))
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: !r.pools.count(pool) || r.doomed.count(pool)");
+      return fail(CUDA_ERROR_INVALID_VALUE, "the pool is not live");
     for (auto &[device, p] : r.defaults)
       if (p == pool) // a device's default pool stays
-        return fail(CUDA_ERROR_INVALID_VALUE, "rejected: p == pool");
+        return fail(CUDA_ERROR_INVALID_VALUE, "the device's default pool cannot be destroyed");
     for (auto it = r.current.begin(); it != r.current.end();)
       it = it->second == pool ? r.current.erase(it) : std::next(it);
     r.doomed[pool] = true;

@@ -163,8 +163,8 @@ CUresult Function::setAttribute(CUfunction_attribute attr, int value) {
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
     if (value < 0 || value + static_cast<int>(kernel_->staticSharedBytes) > kOptinSharedLimit)
       return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: value < 0 || value + static_cast<int>(kernel_->staticSharedBytes) > "
-                  "kOptinSharedLimit");
+                  "{} bytes of dynamic shared memory and {} static exceed {}", value,
+                  kernel_->staticSharedBytes, kOptinSharedLimit);
     maxDynamicShared_ = value;
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:

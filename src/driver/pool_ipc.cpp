@@ -105,7 +105,7 @@ CUresult MemPool::exportPointer(const Allocation &a, CUmemPoolPtrExportData *out
   std::lock_guard lk(mutex_);
   auto it = shared_.find(a.base);
   if (it == shared_.end())
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: it == shared_.end()");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the pointer is not a block of an exportable pool");
   if (key_ == 0)
     key_ = nextKey++; // the pool's name, also before its descriptor was asked for
   PointerData d{};
@@ -126,9 +126,7 @@ CUresult MemPool::importPointer(Context *ctx, const CUmemPoolPtrExportData &data
   std::memcpy(&d, &data, sizeof d);
   if (!imported_ || std::memcmp(d.magic, kMagic, sizeof kMagic) != 0 || d.key != key_ ||
       d.pid != sourcePid_ || d.size > d.mapBytes)
-    return fail(CUDA_ERROR_INVALID_VALUE,
-                "rejected: !imported_ || std::memcmp(d.magic, kMagic, sizeof kMagic) != 0 || d.key "
-                "!= key_ || d.pid != sourcePid_ || d.size > d.mapBytes");
+    return fail(CUDA_ERROR_INVALID_VALUE, "the export data is not of this imported pool");
   uintptr_t start;
   if (CUresult r = mapFromProcess(d.pid, d.fd, d.mapBytes, &start); r != CUDA_SUCCESS)
     return r;

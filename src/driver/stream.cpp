@@ -116,15 +116,14 @@ CUresult StreamAttributes::set(CUstreamAttrID id, const CUstreamAttrValue &v) {
   switch (id) {
   case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
     if (v.accessPolicyWindow.hitRatio < 0.0f || v.accessPolicyWindow.hitRatio > 1.0f)
-      return fail(
-          CUDA_ERROR_INVALID_VALUE,
-          "rejected: v.accessPolicyWindow.hitRatio < 0.0f || v.accessPolicyWindow.hitRatio > 1.0f");
+      return fail(CUDA_ERROR_INVALID_VALUE, "hitRatio {} is not in [0, 1]",
+                  v.accessPolicyWindow.hitRatio);
     accessPolicyWindow = v.accessPolicyWindow;
     return CUDA_SUCCESS;
   case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
     if (v.syncPolicy < CU_SYNC_POLICY_AUTO || v.syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
-      return fail(CUDA_ERROR_INVALID_VALUE, "rejected: v.syncPolicy < CU_SYNC_POLICY_AUTO || "
-                                            "v.syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC");
+      return fail(CUDA_ERROR_INVALID_VALUE, "sync policy {} is unknown",
+                  static_cast<int>(v.syncPolicy));
     syncPolicy = v.syncPolicy;
     return CUDA_SUCCESS;
   case CU_STREAM_ATTRIBUTE_PRIORITY: // clamped into cuCtxGetStreamPriorityRange's 0 .. -5
@@ -136,9 +135,8 @@ CUresult StreamAttributes::set(CUstreamAttrID id, const CUstreamAttrValue &v) {
   case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
     if (v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT &&
         v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
-      return fail(CUDA_ERROR_INVALID_VALUE,
-                  "rejected: v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT && "
-                  "v.memSyncDomain != CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE");
+      return fail(CUDA_ERROR_INVALID_VALUE, "memory sync domain {} is unknown",
+                  static_cast<int>(v.memSyncDomain));
     memSyncDomain = v.memSyncDomain;
     return CUDA_SUCCESS;
   default:
@@ -369,12 +367,11 @@ StreamPoints Event::points() {
 
 CUresult Event::elapsed(Event *start, Event *end, float *ms) {
   if ((start->flags() | end->flags()) & CU_EVENT_DISABLE_TIMING)
-    return fail(CUDA_ERROR_INVALID_HANDLE,
-                "rejected: (start->flags() | end->flags()) & CU_EVENT_DISABLE_TIMING");
+    return fail(CUDA_ERROR_INVALID_HANDLE, "an event was created with CU_EVENT_DISABLE_TIMING");
   if (!start->recorded() || !end->recorded())
-    return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !start->recorded() || !end->recorded()");
+    return fail(CUDA_ERROR_INVALID_HANDLE, "an event has not been recorded");
   if (!start->complete() || !end->complete())
-    return fail(CUDA_ERROR_NOT_READY, "rejected: !start->complete() || !end->complete()");
+    return fail(CUDA_ERROR_NOT_READY, "an event's work has not finished");
   *ms = std::chrono::duration<float, std::milli>(end->time() - start->time()).count();
   return CUDA_SUCCESS;
 }
@@ -395,7 +392,7 @@ CUresult destroyStream(Stream *s) {
     Registry &r = registry();
     std::lock_guard lk(r.mutex);
     if (!r.live.erase(s))
-      return fail(CUDA_ERROR_INVALID_HANDLE, "rejected: !r.live.erase(s)");
+      return fail(CUDA_ERROR_INVALID_HANDLE, "the stream is not live");
     auto &v = r.byContext[s->context()];
     auto it = std::find_if(v.begin(), v.end(), [&](auto &p) { return p.get() == s; });
     keep = std::move(*it);

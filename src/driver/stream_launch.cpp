@@ -21,7 +21,7 @@ CUresult packArgs(const Function *f, void **kernelParams, void **extra, PackedAr
   if (extra && extra[0] == CU_LAUNCH_PARAM_END)
     extra = nullptr;
   if (kernelParams && extra)
-    return fail(CUDA_ERROR_INVALID_VALUE, "rejected: kernelParams && extra");
+    return fail(CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra are given");
   if (kernelParams) {
     size_t offset, size;
     std::vector<std::pair<size_t, size_t>> spans; // (position in bytes, size)
