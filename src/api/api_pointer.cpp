@@ -1,6 +1,6 @@
 // Entry points: unified addressing queries (pointer attributes, address ranges).
+#include "checks.h"
 #include "device_ptr.h"
-#include "entry.h"
 #include "entry_points.h"
 
 #include <cstring>
@@ -129,6 +129,10 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 }
 
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr) {
+  if (!pbase && !psize) // nothing to answer: success even with no context, as an H200 answers
+    return CUDA_SUCCESS;
+  if (CUresult r = check::context(); r != CUDA_SUCCESS)
+    return r;
   driver::Allocation a;
   if (!driver::memory().find(static_cast<uintptr_t>(dptr), 0, &a))
     return driver::fail(CUDA_ERROR_NOT_FOUND, "{:#x} is not in memory CUDA allocated", dptr);

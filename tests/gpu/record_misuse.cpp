@@ -1452,6 +1452,239 @@ void outOfRange() {
 }
 
 // Images that are not what they claim to be.
+// Two faults in one call: which check the driver makes first (the order the registry's checks
+// column gives).
+void twoFaults() {
+  add("order: cuMemAlloc(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemAlloc(nullptr, 16);
+  });
+  add("order: cuStreamCreate(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuStreamCreate(nullptr, 0);
+  });
+  add("order: cuModuleLoadData(null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuModuleLoadData(nullptr, nullptr);
+  });
+  add("order: cuCtxGetLimit(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuCtxGetLimit(nullptr, CU_LIMIT_STACK_SIZE);
+  });
+  add("order: cuCtxSetCacheConfig(99) with no context", [] {
+    NEED(cuInit(0));
+    return cuCtxSetCacheConfig(static_cast<CUfunc_cache>(99));
+  });
+  add("order: cuMemGetAddressRange(null, null, 0) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemGetAddressRange(nullptr, nullptr, 0);
+  });
+  add("order: cuArray3DCreate(null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuArray3DCreate(nullptr, nullptr);
+  });
+  add("order: cuDeviceGetAttribute(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 99);
+  });
+  add("order: cuDeviceGetName(null, 0, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetName(nullptr, 0, 99);
+  });
+  add("order: cuDevicePrimaryCtxGetState(device 99, null, null)", [] {
+    NEED(cuInit(0));
+    return cuDevicePrimaryCtxGetState(99, nullptr, nullptr);
+  });
+  add("order: cuDeviceCanAccessPeer(null, 0, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceCanAccessPeer(nullptr, 0, 99);
+  });
+  add("order: cuModuleGetFunction(null, null module, name)", [] {
+    ctx();
+    return cuModuleGetFunction(nullptr, nullptr, "k");
+  });
+  add("order: cuModuleGetGlobal(out, null, null module, null name)", [] {
+    ctx();
+    CUdeviceptr p;
+    return cuModuleGetGlobal(&p, nullptr, nullptr, nullptr);
+  });
+  add("order: cuFuncGetAttribute(null, NUM_REGS, unloaded function)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+  });
+  add("order: cuFuncGetName(null, unloaded function)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncGetName(nullptr, f);
+  });
+  add("order: cuFuncSetCacheConfig(unloaded function, 99)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncSetCacheConfig(f, static_cast<CUfunc_cache>(99));
+  });
+  add("order: cuOccupancyMaxActiveBlocksPerMultiprocessor(null, unloaded fn)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, f, 32, 0);
+  });
+  add("order: cuLibraryGetKernel(null, unloaded library, name)", [] {
+    ctx();
+    CUlibrary l = library();
+    NEED(cuLibraryUnload(l));
+    return cuLibraryGetKernel(nullptr, l, "k");
+  });
+  add("order: cuCtxEnablePeerAccess(null, flags 1)", [] {
+    ctx();
+    return cuCtxEnablePeerAccess(nullptr, 1);
+  });
+  add("order: cuIpcGetEventHandle(null, destroyed event)", [] {
+    ctx();
+    CUevent e = event();
+    NEED(cuEventDestroy(e));
+    return cuIpcGetEventHandle(nullptr, e);
+  });
+  add("order: cuEventCreate(null, flags 0x80) with no context", [] {
+    NEED(cuInit(0));
+    return cuEventCreate(nullptr, 0x80);
+  });
+  add("order: cuStreamCreateWithPriority(null, flags 8) with no ctx", [] {
+    NEED(cuInit(0));
+    return cuStreamCreateWithPriority(nullptr, 8, 0);
+  });
+  add("order: cuMemHostAlloc(null, 16, flags 0x80) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemHostAlloc(nullptr, 16, 0x80);
+  });
+  add("order: cuMemAllocPitch(null, null, 0, 0, 3) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemAllocPitch(nullptr, nullptr, 0, 0, 3);
+  });
+  add("order: cuCtxGetFlags(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuCtxGetFlags(nullptr);
+  });
+  add("order: cuCtxGetExecAffinity(null, type 9) with no context", [] {
+    NEED(cuInit(0));
+    return cuCtxGetExecAffinity(nullptr, static_cast<CUexecAffinityType>(9));
+  });
+  add("order: cuDeviceTotalMem(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceTotalMem(nullptr, 99);
+  });
+  add("order: cuDeviceComputeCapability(null, null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceComputeCapability(nullptr, nullptr, 99);
+  });
+  add("order: cuDevicePrimaryCtxRetain(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDevicePrimaryCtxRetain(nullptr, 99);
+  });
+  add("order: cuDeviceGetUuid(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetUuid(nullptr, 99);
+  });
+  add("order: cuDeviceGetPCIBusId(null, 16, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetPCIBusId(nullptr, 16, 99);
+  });
+  add("order: cuDeviceGetP2PAttribute(null, rank, 99, 0)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetP2PAttribute(nullptr, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, 99, 0);
+  });
+  add("order: cuModuleGetFunctionCount(null, null module)", [] {
+    ctx();
+    return cuModuleGetFunctionCount(nullptr, nullptr);
+  });
+  add("order: cuModuleEnumerateFunctions(null, 1, null module)", [] {
+    ctx();
+    return cuModuleEnumerateFunctions(nullptr, 1, nullptr);
+  });
+  add("order: cuFuncGetModule(null, unloaded function)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncGetModule(nullptr, f);
+  });
+  add("order: cuLibraryGetModule(null, unloaded library)", [] {
+    ctx();
+    CUlibrary l = library();
+    NEED(cuLibraryUnload(l));
+    return cuLibraryGetModule(nullptr, l);
+  });
+  add("order: cuLibraryGetKernelCount(null, unloaded library)", [] {
+    ctx();
+    CUlibrary l = library();
+    NEED(cuLibraryUnload(l));
+    return cuLibraryGetKernelCount(nullptr, l);
+  });
+  add("order: cuKernelGetName(null, null kernel)", [] {
+    ctx();
+    return cuKernelGetName(nullptr, nullptr);
+  });
+  add("order: cuKernelSetCacheConfig(null kernel, 99, 0)", [] {
+    ctx();
+    return cuKernelSetCacheConfig(nullptr, static_cast<CUfunc_cache>(99), 0);
+  });
+  add("order: cuGraphClone(null, destroyed graph)", [] {
+    NEED(cuInit(0));
+    CUgraph g = graph();
+    NEED(cuGraphDestroy(g));
+    return cuGraphClone(nullptr, g);
+  });
+  add("order: cuGraphCreate(null, flags 1)", [] {
+    NEED(cuInit(0));
+    return cuGraphCreate(nullptr, 1);
+  });
+  add("order: cuMemCreate(null, 0, null, flags 1)", [] {
+    NEED(cuInit(0));
+    return cuMemCreate(nullptr, 0, nullptr, 1);
+  });
+  add("order: cuMemGetAccess(null, null, 0) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemGetAccess(nullptr, nullptr, 0);
+  });
+  add("order: cuTexObjectCreate(null, null, null, null) no context", [] {
+    NEED(cuInit(0));
+    return cuTexObjectCreate(nullptr, nullptr, nullptr, nullptr);
+  });
+  add("order: cuIpcOpenEventHandle(null, zero handle) with no context", [] {
+    NEED(cuInit(0));
+    CUipcEventHandle h{};
+    return cuIpcOpenEventHandle(nullptr, h);
+  });
+  add("order: cuIpcGetMemHandle(null, 0) with no context", [] {
+    NEED(cuInit(0));
+    return cuIpcGetMemHandle(nullptr, 0);
+  });
+  add("order: cuPointerGetAttribute(null, CONTEXT, 0) before cuInit",
+      [] { return cuPointerGetAttribute(nullptr, CU_POINTER_ATTRIBUTE_CONTEXT, 0); });
+  add("order: cuMemGetAddressRange(null, null, 0) before cuInit",
+      [] { return cuMemGetAddressRange(nullptr, nullptr, 0); });
+  add("order: cuOccupancyMaxPotentialBlockSize(null, null, unloaded fn)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuOccupancyMaxPotentialBlockSize(nullptr, nullptr, f, nullptr, 0, 0);
+  });
+  add("order: cuMemHostGetDevicePointer(null, malloc pointer, flags 1)", [] {
+    ctx();
+    static int x;
+    CUdeviceptr *out = nullptr;
+    return cuMemHostGetDevicePointer(out, &x, 1);
+  });
+}
+
 void hostileImages() {
   static const char kElf[] = "\x7f"
                              "ELF\x02\x01\x01";
@@ -1565,6 +1798,7 @@ int main(int argc, char **argv) {
   destroyed();
   crossContext();
   outOfRange();
+  twoFaults();
   hostileImages();
   (void)argc;
   (void)argv;
