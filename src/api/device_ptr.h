@@ -52,14 +52,25 @@ inline bool validRows(CUdeviceptr p, size_t pitch, size_t size, size_t width, si
          validDevice(p, (height - 1) * pitch + width * size);
 }
 
+// Why [p, p + bytes) is not usable: it runs past the allocation it starts in (which one, and by
+// how much), or it starts in none.
+inline CUresult outsideAllocations(CUdeviceptr p, size_t bytes, const char *what) {
+  driver::Allocation a;
+  if (driver::memory().find(static_cast<uintptr_t>(p), 0, &a))
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "{} [{:#x}, +{} bytes) runs {} bytes past the end of the allocation "
+                        "[{:#x}, +{} bytes)",
+                        what, p, bytes, p + bytes - (a.base + a.size), a.base, a.size);
+  return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} {:#x} is not in any live allocation", what, p);
+}
+
 // The checks above as results with their reasons; `what` names the pointer.
 inline CUresult checkRange(CUdeviceptr p, size_t bytes, Side side, const char *what) {
   if (valid(p, bytes, side))
     return CUDA_SUCCESS;
   if (!p)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} is NULL", what);
-  return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                      "{} [{:#x}, +{} bytes) is not inside one live allocation", what, p, bytes);
+  return outsideAllocations(p, bytes, what);
 }
 inline CUresult checkElements(CUdeviceptr p, size_t size, size_t n, const char *what) {
   if (validElements(p, size, n))
@@ -67,9 +78,9 @@ inline CUresult checkElements(CUdeviceptr p, size_t size, size_t n, const char *
   if (p % size)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} = {:#x} is not aligned to {} bytes", what, p,
                         size);
-  return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                      "{} elements of {} bytes at {} = {:#x} are not inside one live allocation", n,
-                      size, what, p);
+  if (n > SIZE_MAX / size)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} elements of {} bytes overflow", n, size);
+  return outsideAllocations(p, n * size, what);
 }
 inline CUresult checkRows(CUdeviceptr p, size_t pitch, size_t size, size_t width, size_t height,
                           const char *what) {
