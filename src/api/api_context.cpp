@@ -72,12 +72,15 @@ CUresult popCtx(CUcontext *pctx) {
   return CUDA_SUCCESS;
 }
 
+// The output is checked before the context, as an H200 does.
 CUresult contextDevice(CUdevice *device, CUcontext ctx) {
-  driver::Context *c;
-  if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
   if (!device)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "device is NULL");
+  driver::Context *c;
+  if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
+    return r;
   *device = c->device()->ordinal();
   return CUDA_SUCCESS;
 }

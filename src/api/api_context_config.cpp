@@ -41,21 +41,25 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
 }
 
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!version) // before the context, as an H200 checks
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "version is NULL");
   driver::Context *c;
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
     return r;
-  if (!version)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "version is NULL");
   *version = 3020; // every context is created through the ABI of CUDA 3.2 or later
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!ctxId) // before the context, as an H200 checks
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctxId is NULL");
   driver::Context *c;
   if (CUresult r = resolveContext(ctx, &c); r != CUDA_SUCCESS)
     return r;
-  if (!ctxId)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "ctxId is NULL");
   *ctxId = c->id();
   return CUDA_SUCCESS;
 }

@@ -14,6 +14,8 @@ namespace cucpu::api::impl {
 namespace {
 
 CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
   auto *p = reinterpret_cast<driver::MemPool *>(h);
   if (!driver::isLivePool(p))
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is not a live memory pool");

@@ -12,12 +12,6 @@ namespace {
 
 using driver::fail;
 
-CUresult properties(CUstream h, bool perThread, driver::Context **c, driver::Stream **s) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  return contextAndStream(h, perThread, c, s);
-}
-
 CUresult synchronize(CUstream h, bool perThread) {
   driver::Context *c;
   driver::Stream *s;
@@ -50,12 +44,12 @@ CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
+  if (flags & ~unsigned(CU_EVENT_WAIT_EXTERNAL)) // before the event, as an H200 checks
+    return fail(CUDA_ERROR_INVALID_VALUE, "Flags = {:#x} has unknown bits", flags);
   auto *ev = reinterpret_cast<driver::Event *>(e);
   if (!driver::isLiveEvent(ev))
     return fail(CUDA_ERROR_INVALID_HANDLE, "hEvent = {} is not a live event",
                 static_cast<void *>(e));
-  if (flags & ~unsigned(CU_EVENT_WAIT_EXTERNAL))
-    return fail(CUDA_ERROR_INVALID_VALUE, "Flags = {:#x} has unknown bits", flags);
   if (driver::anyCapture()) {
     if (s->legacy())
       if (CUresult r = driver::legacyUseDuringCapture(c); r != CUDA_SUCCESS)
@@ -74,13 +68,14 @@ CUresult waitEvent(CUstream h, CUevent e, unsigned flags, bool perThread) {
   return submit(c, s, [points = std::move(points)] { driver::waitFor(points); });
 }
 
+// The function is checked before the stream, as an H200 does.
 CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {
+  if (!fn)
+    return fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!fn)
-    return fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
   bool captured;
   if (CUresult r = captureOr(s, &captured,
                              [&](driver::NodeSpec *n) {
@@ -93,72 +88,60 @@ CUresult hostFunc(CUstream h, CUhostFn fn, void *userData, bool perThread) {
 
 CUresult addCallback(CUstream h, CUstreamCallback cb, void *userData, unsigned flags,
                      bool perThread) {
+  if (!cb) // the callback and flags are checked before the stream, as an H200 does
+    return fail(CUDA_ERROR_INVALID_VALUE, "callback is NULL");
+  if (flags != 0)
+    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!cb)
-    return fail(CUDA_ERROR_INVALID_VALUE, "callback is NULL");
-  if (flags != 0)
-    return fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} must be 0", flags);
   // Callbacks cannot be captured (host functions can), as NVIDIA's driver answers.
   if (CUresult r = driver::uncapturable(s, "a stream callback"); r != CUDA_SUCCESS)
     return r;
   return submit(c, s, [cb, userData, c, h] { cb(h, c->stickyError(), userData); });
 }
 
-CUresult getPriority(CUstream h, int *priority, bool perThread) {
+// A property of a stream into `out`, which is checked first, as an H200 does
+// (tests/gpu/answers/misuse.txt, "order: cuStreamGetPriority(destroyed stream, null)").
+template <typename T, typename F>
+CUresult property(CUstream h, T *out, const char *name, bool perThread, F &&value) {
+  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
+    return r;
+  if (!out)
+    return fail(CUDA_ERROR_INVALID_VALUE, "output {} is NULL", name);
   driver::Context *c;
   driver::Stream *s;
-  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!priority)
-    return fail(CUDA_ERROR_INVALID_VALUE, "output priority is NULL");
-  *priority = s->priority();
+  *out = value(c, s);
   return CUDA_SUCCESS;
+}
+
+CUresult getPriority(CUstream h, int *priority, bool perThread) {
+  return property(h, priority, "priority", perThread,
+                  [](driver::Context *, driver::Stream *s) { return s->priority(); });
 }
 
 CUresult getFlags(CUstream h, unsigned *flags, bool perThread) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (!flags)
-    return fail(CUDA_ERROR_INVALID_VALUE, "output flags is NULL");
-  *flags = s->flags();
-  return CUDA_SUCCESS;
+  return property(h, flags, "flags", perThread,
+                  [](driver::Context *, driver::Stream *s) { return s->flags(); });
 }
 
 CUresult getId(CUstream h, unsigned long long *id, bool perThread) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (!id)
-    return fail(CUDA_ERROR_INVALID_VALUE, "output streamId is NULL");
-  *id = s->id(); // the legacy stream is stream 0
-  return CUDA_SUCCESS;
+  return property(h, id, "streamId", perThread, // the legacy stream is stream 0
+                  [](driver::Context *, driver::Stream *s) { return s->id(); });
 }
 
 CUresult getCtx(CUstream h, CUcontext *pctx, bool perThread) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (!pctx)
-    return fail(CUDA_ERROR_INVALID_VALUE, "output pctx is NULL");
-  *pctx = toHandle(c);
-  return CUDA_SUCCESS;
+  return property(h, pctx, "pctx", perThread,
+                  [](driver::Context *c, driver::Stream *) { return toHandle(c); });
 }
 
 CUresult getDevice(CUstream h, CUdevice *device, bool perThread) {
-  driver::Context *c;
-  driver::Stream *s;
-  if (CUresult r = properties(h, perThread, &c, &s); r != CUDA_SUCCESS)
-    return r;
-  if (!device)
-    return fail(CUDA_ERROR_INVALID_VALUE, "output device is NULL");
-  return impl::cuCtxGetDevice_v2(device, toHandle(c));
+  return property(h, device, "device", perThread, [](driver::Context *c, driver::Stream *) {
+    return static_cast<CUdevice>(c->device()->ordinal());
+  });
 }
 
 } // namespace

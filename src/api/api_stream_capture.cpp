@@ -18,6 +18,9 @@ bool validMode(CUstreamCaptureMode mode) {
 
 CUresult begin(CUstream h, CUgraph hGraph, const CUgraphNode *deps, const CUgraphEdgeData *edges,
                size_t count, CUstreamCaptureMode mode, bool perThread) {
+  if (!validMode(mode)) // before the stream, as an H200 checks
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "capture mode {} is unknown",
+                        static_cast<int>(mode));
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
@@ -25,10 +28,8 @@ CUresult begin(CUstream h, CUgraph hGraph, const CUgraphNode *deps, const CUgrap
   if (s->legacy()) // the legacy stream cannot be captured
     return driver::fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
                         "the legacy stream cannot be captured");
-  if (!validMode(mode) || (count && !deps))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "capture mode {} unknown, or {} dependencies without their array",
-                        static_cast<int>(mode), count);
+  if (count && !deps)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "{} dependencies without their array", count);
   driver::Graph *g = nullptr;
   if (hGraph) {
     if (CUresult r = graphOf(hGraph, &g); r != CUDA_SUCCESS)
@@ -61,12 +62,12 @@ CUresult end(CUstream h, CUgraph *out, bool perThread) {
 CUresult info(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *graph,
               const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *count,
               bool perThread) {
+  if (!status) // before the stream, as an H200 checks
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "status is NULL");
   driver::Context *c;
   driver::Stream *s;
   if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
     return r;
-  if (!status)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "status is NULL");
   if (s->legacy()) // asking about the legacy stream while a blocking stream captures
     if (CUresult r = driver::legacyUseDuringCapture(c, /*query=*/true); r != CUDA_SUCCESS)
       return r;

@@ -1677,6 +1677,160 @@ void twoFaults() {
     NEED(cuModuleUnload(m));
     return cuOccupancyMaxPotentialBlockSize(nullptr, nullptr, f, nullptr, 0, 0);
   });
+  // Streams, graphs, pools and asynchronous memory: the stream resolves before other checks?
+  auto deadStream = [] {
+    CUstream s = stream();
+    NEED(cuStreamDestroy(s));
+    return s;
+  };
+  add("order: cuStreamGetPriority(destroyed stream, null)", [deadStream] {
+    ctx();
+    return cuStreamGetPriority(deadStream(), nullptr);
+  });
+  add("order: cuStreamGetFlags(destroyed stream, null)", [deadStream] {
+    ctx();
+    return cuStreamGetFlags(deadStream(), nullptr);
+  });
+  add("order: cuStreamGetCtx(destroyed stream, null)", [deadStream] {
+    ctx();
+    return cuStreamGetCtx(deadStream(), nullptr);
+  });
+  add("order: cuStreamWaitEvent(destroyed stream, destroyed event, 0)", [deadStream] {
+    ctx();
+    CUevent e = event();
+    NEED(cuEventDestroy(e));
+    return cuStreamWaitEvent(deadStream(), e, 0);
+  });
+  add("order: cuStreamWaitEvent(stream, destroyed event, flags 8)", [] {
+    ctx();
+    CUevent e = event();
+    NEED(cuEventDestroy(e));
+    return cuStreamWaitEvent(stream(), e, 8);
+  });
+  add("order: cuStreamAddCallback(destroyed stream, null, null, flags 1)", [deadStream] {
+    ctx();
+    return cuStreamAddCallback(deadStream(), nullptr, nullptr, 1);
+  });
+  add("order: cuLaunchHostFunc(destroyed stream, null, null)", [deadStream] {
+    ctx();
+    return cuLaunchHostFunc(deadStream(), nullptr, nullptr);
+  });
+  add("order: cuStreamBeginCapture(legacy stream, mode 9)", [] {
+    ctx();
+    return cuStreamBeginCapture(CU_STREAM_LEGACY, static_cast<CUstreamCaptureMode>(9));
+  });
+  add("order: cuStreamEndCapture(destroyed stream, null)", [deadStream] {
+    ctx();
+    return cuStreamEndCapture(deadStream(), nullptr);
+  });
+  add("order: cuStreamIsCapturing(destroyed stream, null)", [deadStream] {
+    ctx();
+    return cuStreamIsCapturing(deadStream(), nullptr);
+  });
+  add("order: cuEventRecord(destroyed event, destroyed stream)", [deadStream] {
+    ctx();
+    CUevent e = event();
+    NEED(cuEventDestroy(e));
+    return cuEventRecord(e, deadStream());
+  });
+  add("order: cuEventRecordWithFlags(event, destroyed stream, flags 99)", [deadStream] {
+    ctx();
+    return cuEventRecordWithFlags(event(), deadStream(), 99);
+  });
+  add("order: cuMemAllocAsync(null, 16, destroyed stream)", [deadStream] {
+    ctx();
+    return cuMemAllocAsync(nullptr, 16, deadStream());
+  });
+  add("order: cuMemFreeAsync(a host address, destroyed stream)", [deadStream] {
+    ctx();
+    static int x;
+    return cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(&x), deadStream());
+  });
+  add("order: cuMemsetD8Async(0, 0, 16, destroyed stream)", [deadStream] {
+    ctx();
+    return cuMemsetD8Async(0, 0, 16, deadStream());
+  });
+  add("order: cuMemcpyHtoDAsync(0, null, 16, destroyed stream)", [deadStream] {
+    ctx();
+    return cuMemcpyHtoDAsync(0, nullptr, 16, deadStream());
+  });
+  add("order: cuMemAllocFromPoolAsync(null, 16, destroyed pool, stream)", [] {
+    ctx();
+    CUmemoryPool mp = pool();
+    NEED(cuMemPoolDestroy(mp));
+    return cuMemAllocFromPoolAsync(nullptr, 16, mp, stream());
+  });
+  add("order: cuMemPoolGetAttribute(destroyed pool, attribute 99, null)", [] {
+    ctx();
+    CUmemoryPool mp = pool();
+    NEED(cuMemPoolDestroy(mp));
+    return cuMemPoolGetAttribute(mp, static_cast<CUmemPool_attribute>(99), nullptr);
+  });
+  add("order: cuMemPoolTrimTo(null pool, 0) before cuInit",
+      [] { return cuMemPoolTrimTo(nullptr, 0); });
+  add("order: cuDeviceGetDefaultMemPool(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetDefaultMemPool(nullptr, 99);
+  });
+  add("order: cuGraphAddEmptyNode(null, destroyed graph, null, 1)", [] {
+    NEED(cuInit(0));
+    CUgraph g = graph();
+    NEED(cuGraphDestroy(g));
+    return cuGraphAddEmptyNode(nullptr, g, nullptr, 1);
+  });
+  add("order: cuGraphInstantiate(null, destroyed graph, 0)", [] {
+    ctx();
+    CUgraph g = graph();
+    NEED(cuGraphDestroy(g));
+    return cuGraphInstantiate(nullptr, g, 0);
+  });
+  add("order: cuGraphLaunch(destroyed exec, destroyed stream)", [deadStream] {
+    ctx();
+    CUgraphExec e = gexec(graph());
+    NEED(cuGraphExecDestroy(e));
+    return cuGraphLaunch(e, deadStream());
+  });
+  add("order: cuGraphGetNodes(destroyed graph, null, null)", [] {
+    NEED(cuInit(0));
+    CUgraph g = graph();
+    NEED(cuGraphDestroy(g));
+    return cuGraphGetNodes(g, nullptr, nullptr);
+  });
+  add("order: cuLaunchKernel(unloaded fn, grid 0, destroyed stream)", [deadStream] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    CUdeviceptr out = 0;
+    void *args[] = {&out};
+    return cuLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, deadStream(), args, nullptr);
+  });
+  add("order: cuLaunchKernel(function, grid 0, destroyed stream)", [deadStream] {
+    ctx();
+    CUdeviceptr out = 0;
+    void *args[] = {&out};
+    return cuLaunchKernel(fn(mod()), 0, 1, 1, 1, 1, 1, 0, deadStream(), args, nullptr);
+  });
+  add("order: cuMemAllocManaged(null, 0, flags 99)", [] {
+    ctx();
+    return cuMemAllocManaged(nullptr, 0, 99);
+  });
+  add("order: cuFuncSetAttribute(unloaded fn, attribute 99, 0)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncSetAttribute(f, static_cast<CUfunction_attribute>(99), 0);
+  });
+  add("order: cuCtxGetDevice(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuCtxGetDevice(nullptr);
+  });
+  add("order: cuCtxGetApiVersion(destroyed context, null)", [] {
+    CUcontext c = ctx();
+    NEED(cuCtxDestroy(c));
+    return cuCtxGetApiVersion(c, nullptr);
+  });
   add("order: cuMemHostGetDevicePointer(null, malloc pointer, flags 1)", [] {
     ctx();
     static int x;
