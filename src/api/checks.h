@@ -17,10 +17,7 @@ namespace cucpu::api::check {
 
 using driver::fail;
 
-inline CUresult init() {
-  return driver::initialized() ? CUDA_SUCCESS
-                               : fail(CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called");
-}
+inline CUresult init() { return requireInit(); }
 
 // A current context that is live and has no sticky error (see currentContext).
 inline CUresult context() {

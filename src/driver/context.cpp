@@ -11,6 +11,7 @@
 #include "cucpu/support/log.h"
 
 #include <algorithm>
+#include <unistd.h>
 #include <unordered_set>
 
 namespace cucpu::driver {
@@ -30,7 +31,30 @@ std::unordered_set<const Context *> &destroyedContexts() {
   return *s;
 }
 std::atomic<unsigned long long> nextContextId{1};
-thread_local std::vector<Context *> stack;
+
+// The calling thread's context stack, reached through a trivially destructible thread-local
+// pointer: exit handlers call the driver after the main thread's thread-local destructors have
+// run (cuFFT frees its device memory at exit, with its context current), so the main thread's
+// stack lives until the process ends. Another thread's stack is freed when the thread exits.
+thread_local std::vector<Context *> *stackOfThread = nullptr;
+struct StackRelease {
+  bool armed = false;
+  ~StackRelease() {
+    if (gettid() != getpid()) {
+      delete stackOfThread;
+      stackOfThread = nullptr;
+    }
+  }
+};
+thread_local StackRelease stackRelease;
+
+std::vector<Context *> &stack() {
+  if (!stackOfThread) {
+    stackOfThread = new std::vector<Context *>();
+    stackRelease.armed = true; // constructed with the stack: its destructor frees it
+  }
+  return *stackOfThread;
+}
 
 } // namespace
 
@@ -147,31 +171,35 @@ void rememberDestroyed(const Context *c) {
   destroyedContexts().insert(c);
 }
 
-Context *current() { return stack.empty() ? nullptr : stack.back(); }
-
-void setCurrent(Context *c) {
-  if (!c) {
-    if (!stack.empty())
-      stack.pop_back();
-    return;
-  }
-  if (stack.empty())
-    stack.push_back(c);
-  else
-    stack.back() = c;
+Context *current() {
+  return stackOfThread && !stackOfThread->empty() ? stackOfThread->back() : nullptr;
 }
 
-void push(Context *c) { stack.push_back(c); }
+void setCurrent(Context *c) {
+  std::vector<Context *> &s = stack();
+  if (!c) {
+    if (!s.empty())
+      s.pop_back();
+    return;
+  }
+  if (s.empty())
+    s.push_back(c);
+  else
+    s.back() = c;
+}
+
+void push(Context *c) { stack().push_back(c); }
 
 Context *pop() {
-  if (stack.empty())
+  std::vector<Context *> &s = stack();
+  if (s.empty())
     return nullptr;
-  Context *c = stack.back();
-  stack.pop_back();
+  Context *c = s.back();
+  s.pop_back();
   return c;
 }
 
-void forgetOnThisThread(Context *c) { std::erase(stack, c); }
+void forgetOnThisThread(Context *c) { std::erase(stack(), c); }
 
 CUresult createContext(Device *dev, unsigned flags, Context **out) {
   auto *c = new Context(dev, flags, false);

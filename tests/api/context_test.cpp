@@ -2,6 +2,8 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 // Older ABI versions that binaries built against earlier toolkits still link against.
@@ -155,6 +157,32 @@ TEST_F(Context, PrimaryContextLifecycle) {
   EXPECT_EQ(cuDevicePrimaryCtxRetain(nullptr, 0), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuDevicePrimaryCtxRetain(&p1, 3), CUDA_ERROR_INVALID_DEVICE);
   EXPECT_EQ(cuDevicePrimaryCtxGetState(0, nullptr, &active), CUDA_ERROR_INVALID_VALUE);
+}
+
+// Exit handlers run after the main thread's thread-local destructors; NVIDIA's libraries free
+// their device memory from them (cuFFT), so the context must still be current there. (The stack
+// was a thread-local vector, and this read freed memory: AddressSanitizer under
+// api_libraries_answers.)
+CUdeviceptr exitBuffer;
+void freeAtExit() {
+  CUcontext cur = nullptr;
+  const CUresult current = cuCtxGetCurrent(&cur);
+  const CUresult freed = cuMemFree(exitBuffer);
+  std::fprintf(stderr, "at exit: current %d %s, free %d\n", int(current), cur ? "set" : "null",
+               int(freed));
+}
+
+TEST(ContextAtExit, ExitHandlersStillHaveTheMainThreadsContext) {
+  EXPECT_EXIT(
+      {
+        CUcontext c;
+        if (cuInit(0) != CUDA_SUCCESS || cuCtxCreate(&c, nullptr, 0, 0) != CUDA_SUCCESS ||
+            cuMemAlloc(&exitBuffer, 64) != CUDA_SUCCESS)
+          std::exit(1);
+        std::atexit(freeAtExit);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "at exit: current 0 set, free 0");
 }
 
 } // namespace
