@@ -250,12 +250,13 @@ inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 5
 // One step of k in [k0, k0 + count) for every element: acc (value, exponent, sign) in, the exact
 // sum of the aligned terms out, with the power of two it is scaled by and whether every term
 // was negative. N, the tile's width, is a constant so that the loops over a row vectorise.
-// Machines with AVX-512 take alignedSumsAvx512 instead.
+// Compiled for x86-64-v3 and for any x86-64 (alignedSumsV3, alignedSums below); machines with
+// AVX-512 take alignedSumsAvx512 instead.
 template <int N>
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void
-alignedSums(const Decoded &__restrict a, const Decoded &__restrict b, const Decoded &__restrict acc,
-            int m, int kTotal, int k0, int count, double *__restrict sum, double *__restrict scale,
-            int *__restrict allNeg) {
+[[gnu::always_inline]] inline void
+alignedSumsBody(const Decoded &__restrict a, const Decoded &__restrict b,
+                const Decoded &__restrict acc, int m, int kTotal, int k0, int count,
+                double *__restrict sum, double *__restrict scale, int *__restrict allNeg) {
   for (int i = 0; i < m; ++i) {
     int top[N], neg[N];
     double s[N], sc[N];
@@ -285,6 +286,22 @@ alignedSums(const Decoded &__restrict a, const Decoded &__restrict b, const Deco
       allNeg[i * N + j] = neg[j];
     }
   }
+}
+
+// The versions of alignedSumsBody, chosen at run time (not with target_clones: its IFUNC resolver
+// runs before a sanitizer's runtime is up and crashes TSan builds at load).
+template <int N>
+void alignedSums(const Decoded &__restrict a, const Decoded &__restrict b,
+                 const Decoded &__restrict acc, int m, int kTotal, int k0, int count,
+                 double *__restrict sum, double *__restrict scale, int *__restrict allNeg) {
+  alignedSumsBody<N>(a, b, acc, m, kTotal, k0, count, sum, scale, allNeg);
+}
+template <int N>
+__attribute__((target("arch=x86-64-v3"))) void
+alignedSumsV3(const Decoded &__restrict a, const Decoded &__restrict b,
+              const Decoded &__restrict acc, int m, int kTotal, int k0, int count,
+              double *__restrict sum, double *__restrict scale, int *__restrict allNeg) {
+  alignedSumsBody<N>(a, b, acc, m, kTotal, k0, count, sum, scale, allNeg);
 }
 
 // An f16, bf16, tf32 or f32 element's value, alignment exponent and sign; false for infinities
@@ -411,17 +428,21 @@ bool productFast(const cucpu_mma_desc &d, const uint8_t *pub, uint64_t pubStride
   int allNeg[kMaxTile];
   uint32_t out[kMaxTile];
   static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool v3 = __builtin_cpu_supports("x86-64-v3");
   for (int k0 = 0; k0 < d.k; k0 += step) {
     const int count = std::min(step, d.k - k0);
     if (d.n == 8)
-      (avx512 ? alignedSumsAvx512<8> : alignedSums<8>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
-                                                       allNeg);
+      (avx512 ? alignedSumsAvx512<8>
+       : v3   ? alignedSumsV3<8>
+              : alignedSums<8>)(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
     else if (d.n == 16)
-      (avx512 ? alignedSumsAvx512<16> : alignedSums<16>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
-                                                         allNeg);
+      (avx512 ? alignedSumsAvx512<16>
+       : v3   ? alignedSumsV3<16>
+              : alignedSums<16>)(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
     else
-      (avx512 ? alignedSumsAvx512<32> : alignedSums<32>)(a, b, acc, d.m, d.k, k0, count, sum, scale,
-                                                         allNeg);
+      (avx512 ? alignedSumsAvx512<32>
+       : v3   ? alignedSumsV3<32>
+              : alignedSums<32>)(a, b, acc, d.m, d.k, k0, count, sum, scale, allNeg);
     const bool last = k0 + step >= d.k;
     for (int e = 0; e < elems; ++e) {
       out[e] = sum[e] == 0 ? (allNeg[e] ? 0x80000000u : 0) : toF32TowardZero(sum[e] / scale[e]);
