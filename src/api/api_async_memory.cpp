@@ -313,16 +313,9 @@ CUresult cuMemFreeAsync(CUdeviceptr p, CUstream h) { return freeAsync(p, h, fals
 CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream h) { return freeAsync(p, h, true); }
 
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
-  driver::Context *c;
-  if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
-    return r;
-  if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)
-    return r;
-  if (!dptr || bytesize == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "dptr is NULL, bytesize is 0 or flags = {:#x} is not GLOBAL or HOST",
-                        flags);
-  return driver::memory().allocate(c, bytesize, dptr, /*managed=*/true);
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST) // both bits: neither
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags = {:#x} is not GLOBAL or HOST", flags);
+  return driver::memory().allocate(driver::current(), bytesize, dptr, /*managed=*/true);
 }
 
 } // namespace cucpu::api::impl

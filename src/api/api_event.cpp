@@ -102,8 +102,12 @@ CUresult cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int f) {
   return record(e, s, f, true);
 }
 
+// A handle that is no event is 400 even before cuInit, as an H200 answers.
 CUresult cuEventQuery(CUevent hEvent) {
   driver::Event *e = eventOf(hEvent);
+  if (!driver::isLiveEvent(e))
+    return fail(CUDA_ERROR_INVALID_HANDLE, "hEvent = {} is not a live event",
+                static_cast<void *>(hEvent));
   if (CUresult r = driver::capturedEventUse(e); r != CUDA_SUCCESS)
     return r;
   if (CUresult r = driver::unsafeDuringCapture(); r != CUDA_SUCCESS)

@@ -15,6 +15,9 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
 
 CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
                             size_t *paramSize) {
+  if (!paramOffset && !paramSize) // before the function, as an H200 checks
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "outputs paramOffset and paramSize are both NULL");
   driver::Function *f;
   if (CUresult r = functionOf(func, &f); r != CUDA_SUCCESS)
     return r;

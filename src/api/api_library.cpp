@@ -195,7 +195,7 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
 }
 
 CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
-  driver::Context *c;
+  driver::Context *c; // after the registry's check of the kernel, as an H200 checks first
   if (CUresult r = contextFor(dev, &c); r != CUDA_SUCCESS)
     return r;
   if (!pi)

@@ -73,21 +73,16 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
 }
 
 CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
-  driver::Device *d;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
-    return r;
-  if (!pool)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool is NULL");
-  *pool = handleOf(driver::currentPool(d));
+  *pool = handleOf(driver::currentPool(driver::device(dev)));
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   driver::Device *d;
   driver::MemPool *p;
-  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS) // before the device, as an H200 checks
     return r;
-  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+  if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
   if (p->device() != d)
     return driver::fail(CUDA_ERROR_INVALID_DEVICE, "the pool is of device {}, not {}",

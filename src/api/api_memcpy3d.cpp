@@ -1,7 +1,7 @@
 // Entry points: strided copies (cuMemcpy2D, cuMemcpy3D and their peer and per-thread variants),
 // and linear copies to and from CUDA arrays (cuMemcpyHtoA and the like) as one-row strided ones.
+#include "checks.h"
 #include "device_ptr.h"
-#include "entry.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
 #include "stream_ref.h"
@@ -189,6 +189,8 @@ CUresult run(Copy c, const CUstream *stream = nullptr, bool perThread = false) {
 }
 
 CUresult copy2D(const CUDA_MEMCPY2D *p, const CUstream *stream = nullptr, bool pt = false) {
+  if (CUresult r = check::context(); r != CUDA_SUCCESS) // before the descriptor, as an H200 checks
+    return r;
   if (!p)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "the copy descriptor is NULL");
   return run({srcOf(*p), dstOf(*p), p->WidthInBytes, p->Height, 1}, stream, pt);

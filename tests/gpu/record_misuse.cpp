@@ -1831,6 +1831,123 @@ void twoFaults() {
     NEED(cuCtxDestroy(c));
     return cuCtxGetApiVersion(c, nullptr);
   });
+  // Memory queries, pools, linking, kernels and attributes.
+  add("order: cuMemGetInfo(null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemGetInfo(nullptr, nullptr);
+  });
+  add("order: cuMemAllocManaged(null, 16, flags 99) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemAllocManaged(nullptr, 16, 99);
+  });
+  add("order: cuMemcpy2D(null) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemcpy2D(nullptr);
+  });
+  add("order: cuMemPoolCreate(null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuMemPoolCreate(nullptr, nullptr);
+  });
+  add("order: cuMemPoolGetAttribute(null, attribute 99, null) before cuInit",
+      [] { return cuMemPoolGetAttribute(nullptr, static_cast<CUmemPool_attribute>(99), nullptr); });
+  add("order: cuMemPoolSetAccess(destroyed pool, null, 1)", [] {
+    ctx();
+    CUmemoryPool mp = pool();
+    NEED(cuMemPoolDestroy(mp));
+    return cuMemPoolSetAccess(mp, nullptr, 1);
+  });
+  add("order: cuDeviceGetMemPool(null, device 99)", [] {
+    NEED(cuInit(0));
+    return cuDeviceGetMemPool(nullptr, 99);
+  });
+  add("order: cuDeviceSetMemPool(device 99, null pool)", [] {
+    NEED(cuInit(0));
+    return cuDeviceSetMemPool(99, nullptr);
+  });
+  add("order: cuLinkCreate(0, null, null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuLinkCreate(0, nullptr, nullptr, nullptr);
+  });
+  add("order: cuLinkAddData(null state, type 99, null, 0)", [] {
+    ctx();
+    return cuLinkAddData(nullptr, static_cast<CUjitInputType>(99), nullptr, 0, nullptr, 0, nullptr,
+                         nullptr);
+  });
+  add("order: cuLinkComplete(null state, null, null)", [] {
+    ctx();
+    return cuLinkComplete(nullptr, nullptr, nullptr);
+  });
+  add("order: cuModuleLoadFatBinary(null, null) with no context", [] {
+    NEED(cuInit(0));
+    return cuModuleLoadFatBinary(nullptr, nullptr);
+  });
+  add("order: cuLibraryLoadData(null, null, ...) before cuInit",
+      [] { return cuLibraryLoadData(nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0); });
+  add("order: cuKernelGetFunction(null, null kernel)", [] {
+    ctx();
+    return cuKernelGetFunction(nullptr, nullptr);
+  });
+  add("order: cuKernelGetAttribute(null, NUM_REGS, null kernel, 99)", [] {
+    ctx();
+    return cuKernelGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, nullptr, 99);
+  });
+  add("order: cuFuncGetParamInfo(unloaded fn, 0, null, null)", [] {
+    ctx();
+    CUmodule m = mod();
+    CUfunction f = fn(m);
+    NEED(cuModuleUnload(m));
+    return cuFuncGetParamInfo(f, 0, nullptr, nullptr);
+  });
+  add("order: cuStreamGetAttribute(destroyed stream, PRIORITY, null)", [deadStream] {
+    ctx();
+    return cuStreamGetAttribute(deadStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
+  });
+  add("order: cuStreamSetAttribute(destroyed stream, PRIORITY, null)", [deadStream] {
+    ctx();
+    return cuStreamSetAttribute(deadStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
+  });
+  add("order: cuEventQuery(null) before cuInit", [] { return cuEventQuery(nullptr); });
+  add("order: cuEventElapsedTime(null, destroyed, destroyed)", [] {
+    ctx();
+    CUevent a = event(), b = event();
+    NEED(cuEventDestroy(a));
+    NEED(cuEventDestroy(b));
+    float *ms = nullptr;
+    return cuEventElapsedTime(ms, a, b);
+  });
+  add("order: cuGraphAddKernelNode(null, destroyed graph, null, 0, null)", [] {
+    NEED(cuInit(0));
+    CUgraph g = graph();
+    NEED(cuGraphDestroy(g));
+    return cuGraphAddKernelNode(nullptr, g, nullptr, 0, nullptr);
+  });
+  add("order: cuGraphAddMemsetNode(null, graph, null, 0, null, null)", [] {
+    CUcontext c = ctx();
+    return cuGraphAddMemsetNode(nullptr, graph(), nullptr, 0, nullptr, c);
+  });
+  add("order: cuGraphNodeGetDependencies(destroyed node, null, null)", [] {
+    NEED(cuInit(0));
+    CUgraph g = graph();
+    CUgraphNode n;
+    NEED(cuGraphAddEmptyNode(&n, g, nullptr, 0));
+    NEED(cuGraphDestroyNode(n));
+    return cuGraphNodeGetDependencies(n, nullptr, nullptr, nullptr);
+  });
+  add("order: cuGraphExecDestroy(null) before cuInit", [] { return cuGraphExecDestroy(nullptr); });
+  add("order: cuArrayGetDescriptor(null, destroyed array)", [] {
+    ctx();
+    CUarray a = array();
+    NEED(cuArrayDestroy(a));
+    return cuArrayGetDescriptor(nullptr, a);
+  });
+  add("order: cuMipmappedArrayGetLevel(null, null array, 99)", [] {
+    ctx();
+    return cuMipmappedArrayGetLevel(nullptr, nullptr, 99);
+  });
+  add("order: cuTexObjectGetTextureDesc(null, 0) before cuInit",
+      [] { return cuTexObjectGetTextureDesc(nullptr, 0); });
+  add("order: cuPointerGetAttributes(0, null, null, 0) before cuInit",
+      [] { return cuPointerGetAttributes(0, nullptr, nullptr, 0); });
   add("order: cuMemHostGetDevicePointer(null, malloc pointer, flags 1)", [] {
     ctx();
     static int x;
