@@ -255,22 +255,16 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
 }
 
 CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
-  auto *o = reinterpret_cast<driver::UserObject *>(object);
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!driver::isLiveUserObject(o) || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the user object is not live or count is 0");
-  o->retain(count);
+  if (count == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is 0");
+  reinterpret_cast<driver::UserObject *>(object)->retain(count);
   return CUDA_SUCCESS;
 }
 
 CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
-  auto *o = reinterpret_cast<driver::UserObject *>(object);
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  if (!driver::isLiveUserObject(o) || count == 0)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the user object is not live or count is 0");
-  o->release(count);
+  if (count == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "count is 0");
+  reinterpret_cast<driver::UserObject *>(object)->release(count);
   return CUDA_SUCCESS;
 }
 

@@ -151,10 +151,8 @@ CUresult cuGraphExecGetFlags(CUgraphExec h, cuuint64_t *flags) {
 }
 
 CUresult cuGraphExecDestroy(CUgraphExec h) {
-  driver::GraphExec *e;
-  if (CUresult r = execOf(h, &e); r != CUDA_SUCCESS)
-    return r;
-  driver::destroyGraphExec(e); // launches in flight keep the schedule they took
+  // Launches in flight keep the schedule they took.
+  driver::destroyGraphExec(reinterpret_cast<driver::GraphExec *>(h));
   return CUDA_SUCCESS;
 }
 

@@ -106,14 +106,4 @@ CUresult paramInfo(const driver::Function *f, size_t index, size_t *offset, size
   return CUDA_SUCCESS;
 }
 
-CUresult moduleOf(CUmodule h, driver::Module **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  *out = reinterpret_cast<driver::Module *>(h);
-  return driver::isLiveModule(*out)
-             ? CUDA_SUCCESS
-             : driver::fail(CUDA_ERROR_INVALID_HANDLE, "{} is not a live module",
-                            static_cast<void *>(h));
-}
-
 } // namespace cucpu::api

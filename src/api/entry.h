@@ -38,12 +38,11 @@ CUresult resolveContext(CUcontext h, driver::Context **out);
 // A device ordinal passed by the caller: NOT_INITIALIZED before cuInit, INVALID_DEVICE if bad.
 CUresult deviceOf(CUdevice dev, driver::Device **out);
 
-// Function and module handles: NOT_INITIALIZED before cuInit, INVALID_HANDLE unless live. A
-// CUkernel is accepted as a CUfunction: its function in the current context.
+// A function handle: NOT_INITIALIZED before cuInit, INVALID_HANDLE unless live. A CUkernel is
+// accepted as a CUfunction: its function in the current context.
 CUresult functionOf(CUfunction h, driver::Function **out);
 // A kernel parameter's offset and size (either output may be null); INVALID_VALUE past the end.
 CUresult paramInfo(const driver::Function *f, size_t index, size_t *offset, size_t *size);
-CUresult moduleOf(CUmodule h, driver::Module **out);
 
 // Context creation flags: known bits and at most one scheduling policy.
 inline bool validContextFlags(unsigned flags) {
