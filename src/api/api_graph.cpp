@@ -13,23 +13,13 @@
 namespace cucpu::api {
 
 CUresult graphOf(CUgraph h, driver::Graph **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   *out = reinterpret_cast<driver::Graph *>(h);
-  return h && driver::isLiveGraph(*out)
-             ? CUDA_SUCCESS
-             : driver::fail(CUDA_ERROR_INVALID_VALUE, "graph {} is not live",
-                            static_cast<void *>(h));
+  return check::graph(h, "hGraph");
 }
 
 CUresult nodeOf(CUgraphNode h, driver::Node **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   *out = reinterpret_cast<driver::Node *>(h);
-  return h && driver::isLiveGraphNode(*out)
-             ? CUDA_SUCCESS
-             : driver::fail(CUDA_ERROR_INVALID_VALUE, "graph node {} is not live",
-                            static_cast<void *>(h));
+  return check::node(h, "hNode");
 }
 
 bool defaultEdges(const CUgraphEdgeData *edges, size_t count) {

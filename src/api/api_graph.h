@@ -1,8 +1,8 @@
 // What the graph entry points share: handle checks and adding a node of any kind.
 #pragma once
 
+#include "checks.h"
 #include "cucpu/driver/graph.h"
-#include "entry.h"
 
 #include <functional>
 

@@ -16,13 +16,8 @@ constexpr unsigned long long kInstantiateFlags = CUDA_GRAPH_INSTANTIATE_FLAG_AUT
                                                  CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
 
 CUresult execOf(CUgraphExec h, driver::GraphExec **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
   *out = reinterpret_cast<driver::GraphExec *>(h);
-  return h && driver::isLiveGraphExec(*out)
-             ? CUDA_SUCCESS
-             : driver::fail(CUDA_ERROR_INVALID_VALUE, "executable graph {} is not live",
-                            static_cast<void *>(h));
+  return check::graphExec(h, "hGraphExec");
 }
 
 CUresult instantiate(CUgraphExec *out, CUgraph hGraph, unsigned long long flags) {

@@ -1,6 +1,6 @@
 // Entry points: the library API (cuLibrary*, cuKernel*), how cudart 13 registers kernels.
+#include "checks.h"
 #include "cucpu/support/log.h"
-#include "entry.h"
 #include "entry_points.h"
 
 #include "cucpu/driver/library.h"
@@ -18,15 +18,6 @@ namespace {
 // Handles the registry's checks found live.
 driver::Library *libraryOf(CUlibrary h) { return reinterpret_cast<driver::Library *>(h); }
 driver::Kernel *kernelOf(CUkernel h) { return reinterpret_cast<driver::Kernel *>(h); }
-
-CUresult liveKernel(CUkernel h, driver::Kernel **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  *out = reinterpret_cast<driver::Kernel *>(h);
-  return driver::isLiveKernel(*out) ? CUDA_SUCCESS
-                                    : driver::fail(CUDA_ERROR_INVALID_HANDLE,
-                                                   "kernel {} is not live", static_cast<void *>(h));
-}
 
 // JIT options change nothing on a CPU; library options (binary preserved, context-independent
 // loading) are accepted. An option count needs its array of options, and JIT options their
@@ -67,9 +58,9 @@ CUresult loadLibrary(CUlibrary *library, const void *code) {
 
 // The kernel's function in the current context.
 CUresult currentFunction(CUkernel kernel, driver::Function **f) {
-  driver::Kernel *k;
-  if (CUresult r = liveKernel(kernel, &k); r != CUDA_SUCCESS)
+  if (CUresult r = check::kernel(kernel, "kernel"); r != CUDA_SUCCESS)
     return r;
+  driver::Kernel *k = kernelOf(kernel);
   driver::Context *c;
   if (CUresult r = currentContext(&c); r != CUDA_SUCCESS)
     return r;

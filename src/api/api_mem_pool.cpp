@@ -1,11 +1,11 @@
 // Entry points: stream-ordered memory pools (driver/mem_pool.cpp does the work), shared between
 // processes through POSIX file descriptors (driver/pool_ipc.cpp). The answers are an H200's with
 // driver 580 (tests/gpu/answers/pools.txt, tests/gpu/answers/pool_ipc.txt).
+#include "checks.h"
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/mem_pool.h"
 #include "cucpu/driver/memory.h"
-#include "entry.h"
 #include "entry_points.h"
 #include "graph_nodes.h"
 #include "stream_ref.h"
@@ -14,13 +14,8 @@ namespace cucpu::api::impl {
 namespace {
 
 CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
-  if (CUresult r = requireInit(); r != CUDA_SUCCESS)
-    return r;
-  auto *p = reinterpret_cast<driver::MemPool *>(h);
-  if (!driver::isLivePool(p))
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "p is not a live memory pool");
-  *out = p;
-  return CUDA_SUCCESS;
+  *out = reinterpret_cast<driver::MemPool *>(h);
+  return check::pool(h, "pool");
 }
 
 CUmemoryPool handleOf(driver::MemPool *p) { return reinterpret_cast<CUmemoryPool>(p); }

@@ -73,6 +73,8 @@ std::string stickyReason(CUresult r) {
 } // namespace
 
 void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept {
+  if (!driver::reasonsWanted()) // a failing call with nothing to log (trace implies debug)
+    return;
   try {
     std::string reason = driver::takeReason();
     if (reason.empty() && r != CUDA_SUCCESS)

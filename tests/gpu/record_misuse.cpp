@@ -125,6 +125,38 @@ CUlibrary library() {
   NEED(cuLibraryLoadData(&l, kPtx, nullptr, nullptr, 0, nullptr, nullptr, 0));
   return l;
 }
+// Handles of things already unloaded or destroyed, for the cases about dead handles.
+CUfunction unloadedFunction() {
+  CUmodule m = mod();
+  CUfunction f = fn(m);
+  NEED(cuModuleUnload(m));
+  return f;
+}
+CUlibrary unloadedLibrary() {
+  CUlibrary l = library();
+  NEED(cuLibraryUnload(l));
+  return l;
+}
+CUgraph destroyedGraph() {
+  CUgraph g = graph();
+  NEED(cuGraphDestroy(g));
+  return g;
+}
+CUmemoryPool destroyedPool() {
+  CUmemoryPool mp = pool();
+  NEED(cuMemPoolDestroy(mp));
+  return mp;
+}
+CUevent destroyedEvent() {
+  CUevent e = event();
+  NEED(cuEventDestroy(e));
+  return e;
+}
+CUstream destroyedStream() {
+  CUstream s = stream();
+  NEED(cuStreamDestroy(s));
+  return s;
+}
 CUresult launch(CUfunction f, CUstream s, CUdeviceptr out, unsigned gx = 1, unsigned bx = 1,
                 unsigned by = 1, unsigned bz = 1, unsigned gy = 1, unsigned shared = 0) {
   void *args[] = {&out};
@@ -1510,37 +1542,23 @@ void twoFaults() {
   });
   add("order: cuFuncGetAttribute(null, NUM_REGS, unloaded function)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    return cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, unloadedFunction());
   });
   add("order: cuFuncGetName(null, unloaded function)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncGetName(nullptr, f);
+    return cuFuncGetName(nullptr, unloadedFunction());
   });
   add("order: cuFuncSetCacheConfig(unloaded function, 99)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncSetCacheConfig(f, static_cast<CUfunc_cache>(99));
+    return cuFuncSetCacheConfig(unloadedFunction(), static_cast<CUfunc_cache>(99));
   });
   add("order: cuOccupancyMaxActiveBlocksPerMultiprocessor(null, unloaded fn)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, f, 32, 0);
+    return cuOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, unloadedFunction(), 32, 0);
   });
   add("order: cuLibraryGetKernel(null, unloaded library, name)", [] {
     ctx();
-    CUlibrary l = library();
-    NEED(cuLibraryUnload(l));
-    return cuLibraryGetKernel(nullptr, l, "k");
+    return cuLibraryGetKernel(nullptr, unloadedLibrary(), "k");
   });
   add("order: cuCtxEnablePeerAccess(null, flags 1)", [] {
     ctx();
@@ -1548,9 +1566,7 @@ void twoFaults() {
   });
   add("order: cuIpcGetEventHandle(null, destroyed event)", [] {
     ctx();
-    CUevent e = event();
-    NEED(cuEventDestroy(e));
-    return cuIpcGetEventHandle(nullptr, e);
+    return cuIpcGetEventHandle(nullptr, destroyedEvent());
   });
   add("order: cuEventCreate(null, flags 0x80) with no context", [] {
     NEED(cuInit(0));
@@ -1610,22 +1626,15 @@ void twoFaults() {
   });
   add("order: cuFuncGetModule(null, unloaded function)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncGetModule(nullptr, f);
+    return cuFuncGetModule(nullptr, unloadedFunction());
   });
   add("order: cuLibraryGetModule(null, unloaded library)", [] {
     ctx();
-    CUlibrary l = library();
-    NEED(cuLibraryUnload(l));
-    return cuLibraryGetModule(nullptr, l);
+    return cuLibraryGetModule(nullptr, unloadedLibrary());
   });
   add("order: cuLibraryGetKernelCount(null, unloaded library)", [] {
     ctx();
-    CUlibrary l = library();
-    NEED(cuLibraryUnload(l));
-    return cuLibraryGetKernelCount(nullptr, l);
+    return cuLibraryGetKernelCount(nullptr, unloadedLibrary());
   });
   add("order: cuKernelGetName(null, null kernel)", [] {
     ctx();
@@ -1637,9 +1646,7 @@ void twoFaults() {
   });
   add("order: cuGraphClone(null, destroyed graph)", [] {
     NEED(cuInit(0));
-    CUgraph g = graph();
-    NEED(cuGraphDestroy(g));
-    return cuGraphClone(nullptr, g);
+    return cuGraphClone(nullptr, destroyedGraph());
   });
   add("order: cuGraphCreate(null, flags 1)", [] {
     NEED(cuInit(0));
@@ -1672,99 +1679,83 @@ void twoFaults() {
       [] { return cuMemGetAddressRange(nullptr, nullptr, 0); });
   add("order: cuOccupancyMaxPotentialBlockSize(null, null, unloaded fn)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuOccupancyMaxPotentialBlockSize(nullptr, nullptr, f, nullptr, 0, 0);
+    return cuOccupancyMaxPotentialBlockSize(nullptr, nullptr, unloadedFunction(), nullptr, 0, 0);
   });
   // Streams, graphs, pools and asynchronous memory: the stream resolves before other checks?
-  auto deadStream = [] {
-    CUstream s = stream();
-    NEED(cuStreamDestroy(s));
-    return s;
-  };
-  add("order: cuStreamGetPriority(destroyed stream, null)", [deadStream] {
+  add("order: cuStreamGetPriority(destroyed stream, null)", [] {
     ctx();
-    return cuStreamGetPriority(deadStream(), nullptr);
+    return cuStreamGetPriority(destroyedStream(), nullptr);
   });
-  add("order: cuStreamGetFlags(destroyed stream, null)", [deadStream] {
+  add("order: cuStreamGetFlags(destroyed stream, null)", [] {
     ctx();
-    return cuStreamGetFlags(deadStream(), nullptr);
+    return cuStreamGetFlags(destroyedStream(), nullptr);
   });
-  add("order: cuStreamGetCtx(destroyed stream, null)", [deadStream] {
+  add("order: cuStreamGetCtx(destroyed stream, null)", [] {
     ctx();
-    return cuStreamGetCtx(deadStream(), nullptr);
+    return cuStreamGetCtx(destroyedStream(), nullptr);
   });
-  add("order: cuStreamWaitEvent(destroyed stream, destroyed event, 0)", [deadStream] {
+  add("order: cuStreamWaitEvent(destroyed stream, destroyed event, 0)", [] {
     ctx();
-    CUevent e = event();
-    NEED(cuEventDestroy(e));
-    return cuStreamWaitEvent(deadStream(), e, 0);
+    CUevent e = destroyedEvent(); // before the stream, as recorded
+    return cuStreamWaitEvent(destroyedStream(), e, 0);
   });
   add("order: cuStreamWaitEvent(stream, destroyed event, flags 8)", [] {
     ctx();
-    CUevent e = event();
-    NEED(cuEventDestroy(e));
-    return cuStreamWaitEvent(stream(), e, 8);
+    return cuStreamWaitEvent(stream(), destroyedEvent(), 8);
   });
-  add("order: cuStreamAddCallback(destroyed stream, null, null, flags 1)", [deadStream] {
+  add("order: cuStreamAddCallback(destroyed stream, null, null, flags 1)", [] {
     ctx();
-    return cuStreamAddCallback(deadStream(), nullptr, nullptr, 1);
+    return cuStreamAddCallback(destroyedStream(), nullptr, nullptr, 1);
   });
-  add("order: cuLaunchHostFunc(destroyed stream, null, null)", [deadStream] {
+  add("order: cuLaunchHostFunc(destroyed stream, null, null)", [] {
     ctx();
-    return cuLaunchHostFunc(deadStream(), nullptr, nullptr);
+    return cuLaunchHostFunc(destroyedStream(), nullptr, nullptr);
   });
   add("order: cuStreamBeginCapture(legacy stream, mode 9)", [] {
     ctx();
     return cuStreamBeginCapture(CU_STREAM_LEGACY, static_cast<CUstreamCaptureMode>(9));
   });
-  add("order: cuStreamEndCapture(destroyed stream, null)", [deadStream] {
+  add("order: cuStreamEndCapture(destroyed stream, null)", [] {
     ctx();
-    return cuStreamEndCapture(deadStream(), nullptr);
+    return cuStreamEndCapture(destroyedStream(), nullptr);
   });
-  add("order: cuStreamIsCapturing(destroyed stream, null)", [deadStream] {
+  add("order: cuStreamIsCapturing(destroyed stream, null)", [] {
     ctx();
-    return cuStreamIsCapturing(deadStream(), nullptr);
+    return cuStreamIsCapturing(destroyedStream(), nullptr);
   });
-  add("order: cuEventRecord(destroyed event, destroyed stream)", [deadStream] {
+  add("order: cuEventRecord(destroyed event, destroyed stream)", [] {
     ctx();
-    CUevent e = event();
-    NEED(cuEventDestroy(e));
-    return cuEventRecord(e, deadStream());
+    CUevent e = destroyedEvent(); // before the stream, as recorded
+    return cuEventRecord(e, destroyedStream());
   });
-  add("order: cuEventRecordWithFlags(event, destroyed stream, flags 99)", [deadStream] {
+  add("order: cuEventRecordWithFlags(event, destroyed stream, flags 99)", [] {
     ctx();
-    return cuEventRecordWithFlags(event(), deadStream(), 99);
+    return cuEventRecordWithFlags(event(), destroyedStream(), 99);
   });
-  add("order: cuMemAllocAsync(null, 16, destroyed stream)", [deadStream] {
+  add("order: cuMemAllocAsync(null, 16, destroyed stream)", [] {
     ctx();
-    return cuMemAllocAsync(nullptr, 16, deadStream());
+    return cuMemAllocAsync(nullptr, 16, destroyedStream());
   });
-  add("order: cuMemFreeAsync(a host address, destroyed stream)", [deadStream] {
+  add("order: cuMemFreeAsync(a host address, destroyed stream)", [] {
     ctx();
     static int x;
-    return cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(&x), deadStream());
+    return cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(&x), destroyedStream());
   });
-  add("order: cuMemsetD8Async(0, 0, 16, destroyed stream)", [deadStream] {
+  add("order: cuMemsetD8Async(0, 0, 16, destroyed stream)", [] {
     ctx();
-    return cuMemsetD8Async(0, 0, 16, deadStream());
+    return cuMemsetD8Async(0, 0, 16, destroyedStream());
   });
-  add("order: cuMemcpyHtoDAsync(0, null, 16, destroyed stream)", [deadStream] {
+  add("order: cuMemcpyHtoDAsync(0, null, 16, destroyed stream)", [] {
     ctx();
-    return cuMemcpyHtoDAsync(0, nullptr, 16, deadStream());
+    return cuMemcpyHtoDAsync(0, nullptr, 16, destroyedStream());
   });
   add("order: cuMemAllocFromPoolAsync(null, 16, destroyed pool, stream)", [] {
     ctx();
-    CUmemoryPool mp = pool();
-    NEED(cuMemPoolDestroy(mp));
-    return cuMemAllocFromPoolAsync(nullptr, 16, mp, stream());
+    return cuMemAllocFromPoolAsync(nullptr, 16, destroyedPool(), stream());
   });
   add("order: cuMemPoolGetAttribute(destroyed pool, attribute 99, null)", [] {
     ctx();
-    CUmemoryPool mp = pool();
-    NEED(cuMemPoolDestroy(mp));
-    return cuMemPoolGetAttribute(mp, static_cast<CUmemPool_attribute>(99), nullptr);
+    return cuMemPoolGetAttribute(destroyedPool(), static_cast<CUmemPool_attribute>(99), nullptr);
   });
   add("order: cuMemPoolTrimTo(null pool, 0) before cuInit",
       [] { return cuMemPoolTrimTo(nullptr, 0); });
@@ -1774,42 +1765,34 @@ void twoFaults() {
   });
   add("order: cuGraphAddEmptyNode(null, destroyed graph, null, 1)", [] {
     NEED(cuInit(0));
-    CUgraph g = graph();
-    NEED(cuGraphDestroy(g));
-    return cuGraphAddEmptyNode(nullptr, g, nullptr, 1);
+    return cuGraphAddEmptyNode(nullptr, destroyedGraph(), nullptr, 1);
   });
   add("order: cuGraphInstantiate(null, destroyed graph, 0)", [] {
     ctx();
-    CUgraph g = graph();
-    NEED(cuGraphDestroy(g));
-    return cuGraphInstantiate(nullptr, g, 0);
+    return cuGraphInstantiate(nullptr, destroyedGraph(), 0);
   });
-  add("order: cuGraphLaunch(destroyed exec, destroyed stream)", [deadStream] {
+  add("order: cuGraphLaunch(destroyed exec, destroyed stream)", [] {
     ctx();
     CUgraphExec e = gexec(graph());
     NEED(cuGraphExecDestroy(e));
-    return cuGraphLaunch(e, deadStream());
+    return cuGraphLaunch(e, destroyedStream());
   });
   add("order: cuGraphGetNodes(destroyed graph, null, null)", [] {
     NEED(cuInit(0));
-    CUgraph g = graph();
-    NEED(cuGraphDestroy(g));
-    return cuGraphGetNodes(g, nullptr, nullptr);
+    return cuGraphGetNodes(destroyedGraph(), nullptr, nullptr);
   });
-  add("order: cuLaunchKernel(unloaded fn, grid 0, destroyed stream)", [deadStream] {
+  add("order: cuLaunchKernel(unloaded fn, grid 0, destroyed stream)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
+    CUfunction f = unloadedFunction(); // before the stream, as recorded
     CUdeviceptr out = 0;
     void *args[] = {&out};
-    return cuLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, deadStream(), args, nullptr);
+    return cuLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, destroyedStream(), args, nullptr);
   });
-  add("order: cuLaunchKernel(function, grid 0, destroyed stream)", [deadStream] {
+  add("order: cuLaunchKernel(function, grid 0, destroyed stream)", [] {
     ctx();
     CUdeviceptr out = 0;
     void *args[] = {&out};
-    return cuLaunchKernel(fn(mod()), 0, 1, 1, 1, 1, 1, 0, deadStream(), args, nullptr);
+    return cuLaunchKernel(fn(mod()), 0, 1, 1, 1, 1, 1, 0, destroyedStream(), args, nullptr);
   });
   add("order: cuMemAllocManaged(null, 0, flags 99)", [] {
     ctx();
@@ -1817,10 +1800,7 @@ void twoFaults() {
   });
   add("order: cuFuncSetAttribute(unloaded fn, attribute 99, 0)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncSetAttribute(f, static_cast<CUfunction_attribute>(99), 0);
+    return cuFuncSetAttribute(unloadedFunction(), static_cast<CUfunction_attribute>(99), 0);
   });
   add("order: cuCtxGetDevice(null) with no context", [] {
     NEED(cuInit(0));
@@ -1852,9 +1832,7 @@ void twoFaults() {
       [] { return cuMemPoolGetAttribute(nullptr, static_cast<CUmemPool_attribute>(99), nullptr); });
   add("order: cuMemPoolSetAccess(destroyed pool, null, 1)", [] {
     ctx();
-    CUmemoryPool mp = pool();
-    NEED(cuMemPoolDestroy(mp));
-    return cuMemPoolSetAccess(mp, nullptr, 1);
+    return cuMemPoolSetAccess(destroyedPool(), nullptr, 1);
   });
   add("order: cuDeviceGetMemPool(null, device 99)", [] {
     NEED(cuInit(0));
@@ -1893,18 +1871,15 @@ void twoFaults() {
   });
   add("order: cuFuncGetParamInfo(unloaded fn, 0, null, null)", [] {
     ctx();
-    CUmodule m = mod();
-    CUfunction f = fn(m);
-    NEED(cuModuleUnload(m));
-    return cuFuncGetParamInfo(f, 0, nullptr, nullptr);
+    return cuFuncGetParamInfo(unloadedFunction(), 0, nullptr, nullptr);
   });
-  add("order: cuStreamGetAttribute(destroyed stream, PRIORITY, null)", [deadStream] {
+  add("order: cuStreamGetAttribute(destroyed stream, PRIORITY, null)", [] {
     ctx();
-    return cuStreamGetAttribute(deadStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
+    return cuStreamGetAttribute(destroyedStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
   });
-  add("order: cuStreamSetAttribute(destroyed stream, PRIORITY, null)", [deadStream] {
+  add("order: cuStreamSetAttribute(destroyed stream, PRIORITY, null)", [] {
     ctx();
-    return cuStreamSetAttribute(deadStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
+    return cuStreamSetAttribute(destroyedStream(), CU_LAUNCH_ATTRIBUTE_PRIORITY, nullptr);
   });
   add("order: cuEventQuery(null) before cuInit", [] { return cuEventQuery(nullptr); });
   add("order: cuEventElapsedTime(null, destroyed, destroyed)", [] {
@@ -1917,9 +1892,7 @@ void twoFaults() {
   });
   add("order: cuGraphAddKernelNode(null, destroyed graph, null, 0, null)", [] {
     NEED(cuInit(0));
-    CUgraph g = graph();
-    NEED(cuGraphDestroy(g));
-    return cuGraphAddKernelNode(nullptr, g, nullptr, 0, nullptr);
+    return cuGraphAddKernelNode(nullptr, destroyedGraph(), nullptr, 0, nullptr);
   });
   add("order: cuGraphAddMemsetNode(null, graph, null, 0, null, null)", [] {
     CUcontext c = ctx();
