@@ -162,7 +162,8 @@ TEST_F(Context, PrimaryContextLifecycle) {
 // Exit handlers run after the main thread's thread-local destructors; NVIDIA's libraries free
 // their device memory from them (cuFFT), so the context must still be current there. (The stack
 // was a thread-local vector, and this read freed memory: AddressSanitizer under
-// api_libraries_answers.)
+// api_libraries_answers.) The expected line is an H200's (tests/gpu/record_exit_handler.cpp,
+// tests/gpu/answers/exit_handler.txt).
 CUdeviceptr exitBuffer;
 void freeAtExit() {
   CUcontext cur = nullptr;

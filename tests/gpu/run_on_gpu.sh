@@ -36,6 +36,7 @@ $cxx "$root/tests/gpu/record_pool_ipc.cpp" -o /tmp/record_pool_ipc $lib
 $cxx "$root/tests/gpu/record_ptx_limits.cpp" -o /tmp/record_ptx_limits $lib
 $cxx "$root/tests/gpu/record_misuse.cpp" -o /tmp/record_misuse $lib
 $cxx "$root/tests/gpu/record_error_strings.cpp" -o /tmp/record_error_strings $lib
+$cxx "$root/tests/gpu/record_exit_handler.cpp" -o /tmp/record_exit_handler $lib
 # (output bytes: kN = 256 threads of 4-byte values)
 /tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
   shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
@@ -56,6 +57,7 @@ $cxx "$root/tests/gpu/record_error_strings.cpp" -o /tmp/record_error_strings $li
   >"$out/launch_ex.txt" 2>&1 || true
 /tmp/record_free_sync "$root/tests/api/free/spin.ptx" >"$out/free_sync.txt" 2>&1 || true
 /tmp/record_arena "$root/tests/api/arena/poke.ptx" >"$out/arena.txt" 2>&1 || true
+/tmp/record_exit_handler >"$out/exit_handler.txt" 2>&1 || true
 # Their outputs are tests/gpu/answers/{vmm,pools,stream_memops,graphs,ctx_events,memcpy_batch,ipc,old_launch,green_ctx,pool_ipc,ptx_limits,error_strings}.txt, which the api_*_answers tests
 # compare with cucpu's.
 /tmp/record_vmm "$root/tests/api/vmm/fill.ptx" >"$out/vmm.txt" || true
