@@ -1,47 +1,310 @@
 // Lockstep for warp-synchronous code: a converged warp's lanes run each instruction together, so
 // code written for it (the reduction samples' last-warp unrolling over `volatile` shared memory,
-// padded warp scans) reads what every lane stored one step before. cucpu runs a region lane after
-// lane, so a volatile access that would see a neighbour's store (or let a neighbour's load see its
-// own) starts a warp-level step: every lane finishes the accesses before it first.
+// padded warp scans, bitonic steps by a warp's lanes over plain memory between warp votes, as in
+// CuPy's partition kernel) reads what every lane stored one step before. cucpu runs a region lane after lane, so an access
+// that would see a neighbour's store (or let a neighbour's load see its own) starts a warp-level
+// step: every lane finishes the accesses before it first.
 #include "lowering.h"
 #include "ptx_build.h"
+#include "ptx_passes.h"
+
+#include <unordered_map>
 
 namespace cucpu::jit {
 
 namespace {
 
-// A volatile load or store other lanes can see (not `.local` or `.param`).
-enum class Access { None, Load, Store };
+// What lanes may have accessed since their region started, as bits: loads and stores of global
+// and shared memory (a generic access may be either), volatile stores also on their own.
+enum : uint8_t {
+  LoadGlobal = 1,
+  StoreGlobal = 2,
+  VolatileStoreGlobal = 4,
+  LoadShared = 8,
+  StoreShared = 16,
+  VolatileStoreShared = 32,
+  GlobalBits = LoadGlobal | StoreGlobal | VolatileStoreGlobal,
+  SharedBits = LoadShared | StoreShared | VolatileStoreShared,
+};
 
-Access volatileAccess(const ptx::Instruction &in) {
-  if ((in.op != Op::ld && in.op != Op::st) || !in.has(Mod::volatile_))
-    return Access::None;
-  if (in.has(Mod::local) || in.has(Mod::param) || in.has(Mod::const_))
-    return Access::None;
-  return in.op == Op::ld ? Access::Load : Access::Store;
+// The bits of `in` if it is an access other lanes can see whose order lockstep decides: volatile
+// ones always, plain ones with `plainToo`. Read-only loads (`.nc`) and per-thread or constant
+// spaces never conflict.
+uint8_t accessBits(const ptx::Instruction &in, bool plainToo) {
+  const bool isVolatile = in.has(Mod::volatile_);
+  if ((in.op != Op::ld && in.op != Op::st) || (!plainToo && !isVolatile))
+    return 0;
+  if (in.has(Mod::local) || in.has(Mod::param) || in.has(Mod::const_) || in.has(Mod::nc))
+    return 0;
+  const bool shared = in.has(Mod::shared) || in.has(Mod::shared_cta) || in.has(Mod::shared_cluster);
+  const bool global = in.has(Mod::global);
+  uint8_t bits = in.op == Op::ld ? LoadGlobal | LoadShared
+                 : isVolatile
+                     ? StoreGlobal | StoreShared | VolatileStoreGlobal | VolatileStoreShared
+                     : StoreGlobal | StoreShared;
+  if (global && !shared)
+    bits &= GlobalBits;
+  if (shared && !global)
+    bits &= SharedBits;
+  return bits;
+}
+
+// Whether an access with `bits` after accesses `before` (same lanes' region) would observe the
+// lane order: a load after a store of the same memory would see another lane's store of the same
+// step, a store after a load would change what another lane's load of the same step sees. Loads
+// after loads commute; so do stores after stores, unless both are volatile (a volatile store is
+// seen by the next volatile access in lockstep code such as padded scans).
+bool conflicts(uint8_t before, uint8_t bits) {
+  uint8_t seen = 0;
+  if (bits & (LoadGlobal | LoadShared))
+    seen = StoreGlobal | StoreShared;
+  else
+    seen = LoadGlobal | LoadShared |
+           ((bits & (VolatileStoreGlobal | VolatileStoreShared))
+                ? VolatileStoreGlobal | VolatileStoreShared
+                : 0);
+  const uint8_t spaces =
+      ((bits & GlobalBits) ? GlobalBits : 0) | ((bits & SharedBits) ? SharedBits : 0);
+  return before & seen & spaces;
+}
+
+// The flattened body as basic blocks for the reconvergence analysis: a block starts at statement 0,
+// at each label and after each branch, return or exit; `exit` is the extra node every return
+// reaches.
+struct FlatCfg {
+  std::vector<size_t> start;           // each block's first statement
+  std::vector<std::vector<int>> succs; // block successors (exit: start.size())
+  std::vector<int> blockOf;            // statement -> block
+  int exit() const { return static_cast<int>(start.size()); }
+};
+
+FlatCfg flatCfg(const std::vector<ptx::Statement> &flat,
+                const std::unordered_map<std::string, size_t> &labelAt) {
+  FlatCfg g;
+  const size_t n = flat.size();
+  g.blockOf.assign(n + 1, 0);
+  bool startNext = true;
+  for (size_t i = 0; i < n; ++i) {
+    const auto *in = std::get_if<ptx::Instruction>(&flat[i]);
+    if (startNext || std::holds_alternative<ptx::Label>(flat[i]))
+      g.start.push_back(i);
+    g.blockOf[i] = static_cast<int>(g.start.size()) - 1;
+    startNext = in && isTerminatorOp(in->op);
+  }
+  g.blockOf[n] = g.exit();
+  g.succs.resize(g.start.size());
+  for (size_t b = 0; b < g.start.size(); ++b) {
+    const size_t last = b + 1 < g.start.size() ? g.start[b + 1] - 1 : n - 1;
+    const auto *in = std::get_if<ptx::Instruction>(&flat[last]);
+    bool fallsThrough = true;
+    if (in && in->op == Op::bra && !in->operands.empty()) {
+      if (auto it = labelAt.find(in->operands[0].name); it != labelAt.end())
+        g.succs[b].push_back(g.blockOf[it->second]);
+      fallsThrough = in->guard.has_value();
+    } else if (in && (in->op == Op::ret || in->op == Op::exit)) {
+      g.succs[b].push_back(g.exit());
+      fallsThrough = in->guard.has_value();
+    }
+    if (fallsThrough)
+      g.succs[b].push_back(b + 1 < g.start.size() ? static_cast<int>(b) + 1 : g.exit());
+  }
+  return g;
+}
+
+// Immediate post-dominators (Cooper, Harvey and Kennedy's iteration over the reversed graph) of
+// the statements' blocks, before formBlocks has made its own (divergence.cpp works on those);
+// -1 where a block never reaches the exit.
+std::vector<int> immediatePostDominators(const FlatCfg &g) {
+  const int nodes = g.exit() + 1;
+  std::vector<std::vector<int>> preds(nodes);
+  for (int b = 0; b < g.exit(); ++b)
+    for (int s : g.succs[b])
+      preds[s].push_back(b);
+  std::vector<int> order, number(nodes, -1); // post-order of the reversed graph from the exit
+  std::vector<std::pair<int, size_t>> stack{{g.exit(), 0}};
+  std::vector<bool> seen(nodes, false);
+  seen[g.exit()] = true;
+  while (!stack.empty()) {
+    auto &[node, next] = stack.back();
+    if (next < preds[node].size()) {
+      const int p = preds[node][next++];
+      if (!seen[p]) {
+        seen[p] = true;
+        stack.push_back({p, 0});
+      }
+      continue;
+    }
+    number[node] = static_cast<int>(order.size());
+    order.push_back(node);
+    stack.pop_back();
+  }
+  std::vector<int> ipdom(nodes, -1);
+  ipdom[g.exit()] = g.exit();
+  auto meet = [&](int a, int b) {
+    while (a != b) {
+      while (number[a] < number[b])
+        a = ipdom[a];
+      while (number[b] < number[a])
+        b = ipdom[b];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const int b = *it;
+      if (b == g.exit())
+        continue;
+      int d = -1;
+      for (int s : g.succs[b])
+        if (ipdom[s] >= 0)
+          d = d < 0 ? s : meet(s, d);
+      if (d != ipdom[b]) {
+        ipdom[b] = d;
+        changed = true;
+      }
+    }
+  }
+  return ipdom;
 }
 
 } // namespace
 
-bool KernelLowering::LockstepSteps::needsStep(const ptx::Instruction &in) const {
-  // Loads after loads commute across lanes; anything after a store, or a store after a load,
-  // would let one lane see (or hide) another lane's access of the same step.
-  const Access a = volatileAccess(in);
-  return a != Access::None && (stored_ || (a == Access::Store && loaded_));
+// A forward data flow over the flattened body: the accesses since the region started reach each
+// statement along every path (a loop's back edge carries its stores to its head); sync points,
+// implicit barriers and the steps themselves start regions. The steps go where an access
+// conflicts with what reaches it.
+std::set<size_t> KernelLowering::lockstepSteps(const std::set<std::string> &loopHeads,
+                                               const std::set<size_t> &splitBefore) {
+  const size_t n = flat_.size();
+  // Plain accesses count in kernels with warp-level instructions and no barrier of any kind: their
+  // lanes can exchange data through memory only by relying on lockstep. A kernel that synchronises
+  // explicitly (`__syncwarp`, `__syncthreads`, named or asynchronous barriers) was written for
+  // independent thread scheduling and orders its accesses itself, as CUB's kernels do.
+  bool warpLevel = false, barriers = false;
+  std::unordered_map<std::string, size_t> labelAt;
+  for (size_t i = 0; i < n; ++i) {
+    if (auto *l = std::get_if<ptx::Label>(&flat_[i])) {
+      labelAt[l->name] = i;
+    } else if (auto *in = std::get_if<ptx::Instruction>(&flat_[i])) {
+      barriers = barriers || in->op == Op::bar || in->op == Op::barrier || in->op == Op::mbarrier;
+      warpLevel = warpLevel || passes::isWarpSync(*in);
+    }
+  }
+  const bool plainToo = warpLevel && !barriers;
+  std::vector<uint8_t> reaching(n + 1, 0);
+  std::set<size_t> steps;
+  for (bool changed = true; changed;) {
+    changed = false;
+    steps.clear();
+    auto flow = [&](size_t to, uint8_t state) {
+      if ((reaching[to] | state) != reaching[to]) {
+        reaching[to] |= state;
+        changed = true;
+      }
+    };
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t state = reaching[i];
+      const ptx::Instruction *in = std::get_if<ptx::Instruction>(&flat_[i]);
+      if (auto *l = std::get_if<ptx::Label>(&flat_[i]); l && loopHeads.count(l->name))
+        state = 0; // an implicit barrier
+      bool fallsThrough = true;
+      if (in) {
+        if (splitBefore.count(i))
+          state = 0;
+        const uint8_t bits = accessBits(*in, plainToo);
+        if (bits && conflicts(state, bits)) {
+          steps.insert(i);
+          state = 0;
+        }
+        state |= bits;
+        if (passes::isWarpSync(*in) || passes::isYieldPoint(*in) || isBarrier(*in))
+          state = 0;
+        if (in->op == Op::bra && !in->operands.empty()) {
+          if (auto it = labelAt.find(in->operands[0].name); it != labelAt.end())
+            flow(it->second, state);
+          fallsThrough = in->guard.has_value();
+        } else if (in->op == Op::ret || in->op == Op::exit) {
+          fallsThrough = in->guard.has_value();
+        }
+      }
+      if (fallsThrough)
+        flow(i + 1, state);
+    }
+  }
+  if (!steps.empty())
+    addReconvergenceSteps(labelAt, loopHeads, splitBefore, steps);
+  return steps;
 }
 
-void KernelLowering::LockstepSteps::noteAccess(const ptx::Instruction &in) {
-  const Access a = volatileAccess(in);
-  loaded_ = loaded_ || a == Access::Load;
-  stored_ = stored_ || a == Access::Store;
+// A warp's lanes that part at a branch run one side, then the other, and go on together from
+// where the sides meet (the branch's immediate post-dominator). The warp scheduler runs the
+// smallest region its lanes wait at first, so lanes that skip a step (an `if` around a store, a
+// loop some lanes leave early) would run ahead into a later step, or around a loop into an earlier
+// one, before the others finish theirs. A step where the sides meet holds them back: one goes
+// wherever a branch's sides hold a step, until no branch needs one.
+void KernelLowering::addReconvergenceSteps(const std::unordered_map<std::string, size_t> &labelAt,
+                                           const std::set<std::string> &loopHeads,
+                                           const std::set<size_t> &splitBefore,
+                                           std::set<size_t> &steps) const {
+  const size_t n = flat_.size();
+  const FlatCfg g = flatCfg(flat_, labelAt);
+  const std::vector<int> ipdom = immediatePostDominators(g);
+  const int blocks = g.exit();
+  std::vector<bool> stepIn(blocks + 1, false);
+  for (size_t i : steps)
+    stepIn[g.blockOf[i]] = true;
+  // Where a step at block b's start would go, or n if its region already starts there.
+  auto meetingPoint = [&](int b) -> size_t {
+    if (auto *l = std::get_if<ptx::Label>(&flat_[g.start[b]]); l && loopHeads.count(l->name))
+      return n;
+    for (size_t i = g.start[b]; i < n; ++i)
+      if (auto *in = std::get_if<ptx::Instruction>(&flat_[i]))
+        return splitBefore.count(i) || passes::isWarpSync(*in) || passes::isYieldPoint(*in) ||
+                       isBarrier(*in)
+                   ? n
+                   : i;
+    return n;
+  };
+  std::vector<int> seen(blocks + 1, -1);
+  int search = 0; // marks the blocks one branch's search has seen
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int b = 0; b < blocks; ++b) {
+      const auto &out = g.succs[b];
+      const int join = ipdom[b];
+      if (out.size() != 2 || out[0] == out[1] || join < 0 || join == g.exit())
+        continue;
+      const size_t at = meetingPoint(join);
+      if (at == n || steps.count(at))
+        continue;
+      bool holdsStep = false;
+      std::vector<int> work;
+      ++search;
+      for (int s : out)
+        if (s != join && seen[s] != search) {
+          seen[s] = search;
+          work.push_back(s);
+        }
+      while (!work.empty() && !holdsStep) {
+        const int x = work.back();
+        work.pop_back();
+        holdsStep = stepIn[x];
+        if (x != g.exit())
+          for (int s : g.succs[x])
+            if (s != join && seen[s] != search) {
+              seen[s] = search;
+              work.push_back(s);
+            }
+      }
+      if (holdsStep) {
+        steps.insert(at);
+        stepIn[g.blockOf[at]] = true;
+        changed = true;
+      }
+    }
+  }
 }
-
-void KernelLowering::LockstepSteps::labelReached() {
-  // Control may arrive from anywhere in the region (a loop's back edge after its stores).
-  loaded_ = stored_ = true;
-}
-
-void KernelLowering::LockstepSteps::regionStarted() { loaded_ = stored_ = false; }
 
 // The step itself: `bar.warp.sync` of the lanes that reach it, which the warp scheduler runs
 // as a region boundary.

@@ -362,7 +362,7 @@ void KernelLowering::collectRegisters() {
 
 // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
 // warp-level sync instruction) is a block of its own that starts a region; so is an implicit
-// barrier at the head of each loop in `loopHeads` (labels), and a warp-level step before a volatile
+// barrier at the head of each loop in `loopHeads` (labels), and a warp-level step before an
 // access that lockstep execution orders after other lanes' accesses (lockstep.cpp).
 void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
                                 const std::set<size_t> &splitBefore) {
@@ -371,7 +371,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
   labels_.clear();
   blocks_.emplace_back();
   regions_.emplace_back(); // region 0: the entry
-  LockstepSteps lockstep;
+  const std::set<size_t> steps = lockstepSteps(loopHeads, splitBefore);
   auto startBlock = [&] {
     if (!blocks_.back().instrs.empty() || blocks_.back().syncRegion >= 0)
       blocks_.emplace_back();
@@ -386,7 +386,6 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
     r.entryBlock = static_cast<int>(blocks_.size()) - 1;
     r.implicit = implicit;
     blocks_.emplace_back();
-    lockstep.regionStarted();
     return r;
   };
   for (size_t fi = 0; fi < flat_.size(); ++fi) {
@@ -396,7 +395,6 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
     if (auto *l = std::get_if<ptx::Label>(&st)) {
       startBlock();
       labels_[l->name] = static_cast<int>(blocks_.size() - 1);
-      lockstep.labelReached();
       if (!loopHeads.count(l->name))
         continue;
       implicitBarrier = loopBarrier(l->loc);
@@ -406,11 +404,10 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
       continue; // .loc, .pragma, .file
     if (in != &implicitBarrier && splitBefore.count(fi))
       syncBlock(loopBarrier(in->loc), SIZE_MAX, true);
-    if (lockstep.needsStep(*in)) {
+    if (in != &implicitBarrier && steps.count(fi)) {
       syncBlock(warpStep(in->loc), SIZE_MAX, false).warp = true;
       warpMode_ = true;
     }
-    lockstep.noteAccess(*in);
     if (passes::isYieldPoint(*in)) { // unguarded: collectRegisters put guarded ones in branches
       syncBlock(*in, fi, false).yield = true;
       yields_ = true;

@@ -226,18 +226,14 @@ private:
   // the whole loop.
   void addLoopBarriers();
   ptx::Instruction loopBarrier(const ptx::SourceLoc &loc) const;
-  // lockstep.cpp: where volatile accesses need a warp-level step so that lanes run them in
-  // lockstep, tracked statement by statement while the blocks are formed.
-  class LockstepSteps {
-  public:
-    bool needsStep(const ptx::Instruction &in) const; // a step must start before `in`
-    void noteAccess(const ptx::Instruction &in);
-    void labelReached();
-    void regionStarted();
-
-  private:
-    bool loaded_ = false, stored_ = false; // volatile accesses since the region started
-  };
+  // lockstep.cpp: the statements of flat_ before which a warp-level step must start so that the
+  // lanes of a warp run their accesses in lockstep (volatile ones; plain ones too in kernels with
+  // warp-level instructions).
+  std::set<size_t> lockstepSteps(const std::set<std::string> &loopHeads,
+                                 const std::set<size_t> &splitBefore);
+  void addReconvergenceSteps(const std::unordered_map<std::string, size_t> &labelAt,
+                             const std::set<std::string> &loopHeads,
+                             const std::set<size_t> &splitBefore, std::set<size_t> &steps) const;
   static ptx::Instruction warpStep(const ptx::SourceLoc &loc);
   struct RegDef { // an instruction writing a register
     const ptx::Instruction *in;

@@ -83,3 +83,66 @@ extern "C" __global__ void plainReduce(const int *in, int *out) {
     out[blockIdx.x] = sum;
   }
 }
+
+// A bitonic sort of 64 values per warp in plain global memory, each lane doing one
+// compare-exchange per step with no __syncwarp between the steps (CuPy's partition kernel sorts
+// its heads this way). The warp vote puts the kernel in warp mode, as such kernels' votes do.
+// out holds 64 values per warp (512 for the grid).
+extern "C" __global__ void warpBitonicSort(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int *a = out + (t - lane) * 2;
+  a[lane] = in[t];
+  a[lane + 32] = (in[t] * 7 + 3) % 101;
+#pragma unroll 1
+  for (int k = 2; k <= 64; k *= 2) {
+#pragma unroll 1
+    for (int j = k / 2; j > 0; j /= 2) {
+      int i = 2 * j * (lane / j) + lane % j;
+      int x = a[i], y = a[i + j];
+      if ((x > y) == ((i & k) == 0)) {
+        a[i] = y;
+        a[i + j] = x;
+      }
+    }
+  }
+  if (__any_sync(0xffffffffu, a[lane] > a[lane + 32])) // never once sorted
+    a[lane] = -1;
+}
+
+// Neighbours' plain shared-memory values in a warp-mode kernel: every lane reads its right
+// neighbour's slot, then all overwrite their own, repeated in a loop.
+extern "C" __global__ void sharedRotateLoop(const int *in, int *out) {
+  __shared__ int s[128];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31, base = threadIdx.x & ~31;
+  s[threadIdx.x] = in[t];
+#pragma unroll 1
+  for (int r = 0; r < 5; ++r) {
+    int right = s[base + ((lane + 1) & 31)];
+    s[threadIdx.x] = right + lane;
+  }
+  out[t] = s[threadIdx.x] + __popc(__ballot_sync(0xffffffffu, s[threadIdx.x] & 1));
+}
+
+// The same with 32 values per warp: 16 compare-exchanges per step in a loop over the pairs that
+// only lanes 0-15 enter, so the other lanes wait where the loop ends (out: 32 values per warp).
+extern "C" __global__ void halfWarpBitonicSort(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int *a = out + (t - lane);
+  a[lane] = (in[t] * 13 + 5) % 97;
+#pragma unroll 1
+  for (int k = 2; k <= 32; k *= 2)
+#pragma unroll 1
+    for (int j = k / 2; j > 0; j /= 2)
+      for (int p = lane; p < 16; p += 32) {
+        int i = 2 * j * (p / j) + p % j;
+        int x = a[i], y = a[i + j];
+        if ((x > y) == ((i & k) == 0)) {
+          a[i] = y;
+          a[i + j] = x;
+        }
+      }
+  out[t] = a[lane] + __popc(__activemask()) * 1000;
+}

@@ -4,6 +4,7 @@
 // gave for the same kernels (lockstep_expected/, tests/gpu/record_lockstep.cpp).
 #include "run_grid.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
 
@@ -98,6 +99,52 @@ TEST_F(Lockstep, GlobalRotationReadsBeforeAnyLaneWrites) {
   for (int t = 0; t < kN; ++t) {
     int lane = t & 31;
     EXPECT_EQ(out[t], in[t - lane + ((lane + 1) & 31)] * 2 + lane) << "thread " << t;
+  }
+}
+
+// Plain (not volatile) global memory in a warp-mode kernel: each step's compare-exchanges see the
+// previous step's results, so every warp's 64 values come out sorted. Lanes that skip an exchange
+// wait for the others where the branch reconverges, as a GPU's warp does.
+TEST_F(Lockstep, PlainGlobalBitonicSortByOneWarp) {
+  auto out = run("warpBitonicSort", 2 * kN);
+  for (int w = 0; w < kN / 32; ++w) {
+    std::vector<int> v;
+    for (int l = 0; l < 32; ++l)
+      v.push_back(in[w * 32 + l]);
+    for (int l = 0; l < 32; ++l)
+      v.push_back((in[w * 32 + l] * 7 + 3) % 101);
+    std::sort(v.begin(), v.end());
+    for (int i = 0; i < 64; ++i)
+      EXPECT_EQ(out[w * 64 + i], v[i]) << "warp " << w << " value " << i;
+  }
+}
+
+// Half the lanes have no pair to exchange: they wait where the loop over pairs ends, and the whole
+// warp is active again at the end (32 lanes in __activemask).
+TEST_F(Lockstep, PlainGlobalBitonicSortByHalfAWarp) {
+  auto out = run("halfWarpBitonicSort", kN);
+  for (int w = 0; w < kN / 32; ++w) {
+    std::vector<int> v;
+    for (int l = 0; l < 32; ++l)
+      v.push_back((in[w * 32 + l] * 13 + 5) % 97);
+    std::sort(v.begin(), v.end());
+    for (int l = 0; l < 32; ++l)
+      EXPECT_EQ(out[w * 32 + l], v[l] + 32 * 1000) << "thread " << w * 32 + l;
+  }
+}
+
+TEST_F(Lockstep, PlainSharedRotationInALoop) {
+  auto out = run("sharedRotateLoop", kN);
+  for (int w = 0; w < kN / 32; ++w) {
+    std::vector<int> s(in.begin() + w * 32, in.begin() + (w + 1) * 32);
+    for (int r = 0; r < 5; ++r)
+      step(s, 32, [&](int l, const std::vector<int> &b, std::vector<int> &a) {
+        a[l] = b[(l + 1) & 31] + l;
+      });
+    const int odd =
+        static_cast<int>(std::count_if(s.begin(), s.end(), [](int x) { return x & 1; }));
+    for (int l = 0; l < 32; ++l)
+      EXPECT_EQ(out[w * 32 + l], s[l] + odd) << "thread " << w * 32 + l;
   }
 }
 
