@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <elf.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <vector>
 
@@ -17,6 +20,8 @@ namespace {
 
 using cucpu::fatbin::Entry;
 using cucpu::fatbin::kKindElf;
+
+constexpr uint16_t kEmCuda = 190; // e_machine of NVIDIA's cubins
 
 template <typename T> T read(const unsigned char *p) {
   T v;
@@ -122,6 +127,27 @@ bool isFatBinary(const void *image) {
     magic |= uint32_t(p[i]) << (8 * i);
   }
   return magic == kWrapperMagic || magic == kContainerMagic;
+}
+
+CUresult classifyElfImage(const void *image, std::string *why) {
+  Elf64_Ehdr h{};
+  iovec local{&h, sizeof h}, remote{const_cast<void *>(image), sizeof h};
+  const ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  if (got < 0 && errno != EFAULT) // the call is not allowed here (seccomp): trust the image
+    std::memcpy(&h, image, sizeof h);
+  else if (got != static_cast<ssize_t>(sizeof h)) {
+    *why = "the image starts like an ELF file but its 64-byte header cannot be read";
+    return fail(CUDA_ERROR_INVALID_IMAGE, "{}", *why);
+  }
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB ||
+      h.e_machine != kEmCuda) {
+    *why = fmt::format("the image is an ELF file but not a CUDA cubin (class {}, data {}, machine "
+                       "{}; a cubin has 2, 1, {})",
+                       h.e_ident[EI_CLASS], h.e_ident[EI_DATA], h.e_machine, kEmCuda);
+    return fail(CUDA_ERROR_INVALID_IMAGE, "{}", *why);
+  }
+  *why = "the image is a cubin (GPU machine code); a CPU can only run PTX";
+  return fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "{}", *why);
 }
 
 void reportMachineCodeOnly(const std::string &message) {

@@ -26,6 +26,13 @@ bool isFatBinary(const void *image);
 // `log` then says why.
 CUresult extractPtx(const void *image, int cc, std::string *ptx, std::string *log);
 
+// For an image that starts with the ELF magic: CUDA_ERROR_NO_BINARY_FOR_GPU when its header is a
+// CUDA cubin's (64-bit, little-endian, e_machine EM_CUDA), which cucpu cannot run, else
+// CUDA_ERROR_INVALID_IMAGE, as NVIDIA's driver answers. An image comes without a size, so the
+// driver reads the fixed-size ELF header past what may be a truncated buffer; cucpu reads it
+// through the kernel, so unreadable bytes make it invalid instead of a crash. `why` says which.
+CUresult classifyElfImage(const void *image, std::string *why);
+
 // Says that an image holds GPU machine code only: at error level the first time in the process,
 // at debug level afterwards. NVIDIA's libraries probe such images one kernel at a time and go on
 // to kernels with PTX (cuBLASLt loads dozens); the first line is the one a user needs.

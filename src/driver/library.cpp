@@ -77,6 +77,9 @@ CUresult Library::load(const void *image, int cc, std::unique_ptr<Library> *out)
                    "\x7f"
                    "ELF",
                    4) == 0) {
+    std::string why;
+    if (CUresult r = fatbin::classifyElfImage(image, &why); r != CUDA_ERROR_NO_BINARY_FOR_GPU)
+      return r;
     constexpr const char *kWhy = "the library is a cubin (GPU machine code) and holds no PTX: "
                                  "rebuild with -gencode arch=compute_XX,code=compute_XX";
     fatbin::reportMachineCodeOnly(kWhy);

@@ -253,12 +253,14 @@ CUresult loadModule(Context *ctx, const void *image, const LoadOptions &opts, Mo
                    sizeof kLinkedImageMagic) == 0) { // cuLinkComplete
     result = loadPtx(static_cast<const char *>(image) + sizeof kLinkedImageMagic, log, &program);
   } else if (magic == 0x464c457f) { // "\x7fELF": a cubin holds GPU machine code only
-    log = "cucpu: the image is a cubin (GPU machine code); a CPU can only run PTX. Rebuild with "
-          "PTX included, e.g. -gencode arch=compute_XX,code=compute_XX; NVRTC and nvJitLink "
-          "output runs when cucpu's libnvrtc.so.13 and libnvJitLink.so.13 (next to its "
-          "libcuda.so.1) are the ones loaded: start the program with cucpu-run, or ask them for "
-          "PTX (-arch=compute_XX)\n";
-    result = CUDA_ERROR_NO_BINARY_FOR_GPU;
+    result = fatbin::classifyElfImage(image, &log);
+    log = "cucpu: " + log;
+    if (result == CUDA_ERROR_NO_BINARY_FOR_GPU)
+      log += ". Rebuild with PTX included, e.g. -gencode arch=compute_XX,code=compute_XX; NVRTC "
+             "and nvJitLink output runs when cucpu's libnvrtc.so.13 and libnvJitLink.so.13 (next "
+             "to its libcuda.so.1) are the ones loaded: start the program with cucpu-run, or ask "
+             "them for PTX (-arch=compute_XX)";
+    log += "\n";
   } else if (magic == fatbin::kWrapperMagic || magic == fatbin::kContainerMagic) {
     std::string ptx;
     Device *d = ctx->device();

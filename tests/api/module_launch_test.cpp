@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -128,11 +130,46 @@ TEST_F(Module, WallTimeAndVerboseInfoLog) {
   ASSERT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
+// A 64-byte ELF header: a cubin's (EM_CUDA) unless `machine` says otherwise.
+static std::vector<unsigned char> elfHeader(uint16_t machine = 190) {
+  std::vector<unsigned char> h(64, 0);
+  const unsigned char ident[] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  std::memcpy(h.data(), ident, sizeof ident);
+  std::memcpy(h.data() + 18, &machine, 2); // e_machine
+  return h;
+}
+
 TEST_F(Module, CubinIsRefusedAsNoBinaryForGpu) {
-  const char elf[] = "\x7f"
-                     "ELF\x02\x01\x01";
   CUmodule m;
-  EXPECT_EQ(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_EQ(cuModuleLoadData(&m, elfHeader().data()), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  CUlibrary l;
+  EXPECT_EQ(cuLibraryLoadData(&l, elfHeader().data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+            CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
+// NVIDIA's driver reads the whole ELF header of an image and answers CUDA_ERROR_INVALID_IMAGE
+// when it is not a cubin's (tests/gpu/answers/misuse.txt: "an ELF header only", 200 on an H200).
+TEST_F(Module, ElfThatIsNoCubinIsAnInvalidImage) {
+  CUmodule m;
+  EXPECT_EQ(cuModuleLoadData(&m, elfHeader(62).data()), CUDA_ERROR_INVALID_IMAGE); // x86-64
+  CUlibrary l;
+  EXPECT_EQ(cuLibraryLoadData(&l, elfHeader(62).data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+            CUDA_ERROR_INVALID_IMAGE);
+}
+
+// An ELF magic in the last bytes before unmapped memory: the header cannot be read, and the
+// answer is an invalid image, not a crash.
+TEST_F(Module, TruncatedElfHeaderBeforeUnmappedMemoryIsAnInvalidImage) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto *p = static_cast<unsigned char *>(
+      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(p, MAP_FAILED);
+  ASSERT_EQ(mprotect(p + page, page, PROT_NONE), 0);
+  unsigned char *image = p + page - 8;
+  std::memcpy(image, elfHeader().data(), 8);
+  CUmodule m;
+  EXPECT_EQ(cuModuleLoadData(&m, image), CUDA_ERROR_INVALID_IMAGE);
+  munmap(p, 2 * page);
 }
 
 class Launch : public Module {};
