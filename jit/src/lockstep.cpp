@@ -1,9 +1,9 @@
 // Lockstep for warp-synchronous code: a converged warp's lanes run each instruction together, so
 // code written for it (the reduction samples' last-warp unrolling over `volatile` shared memory,
 // padded warp scans, bitonic steps by a warp's lanes over plain memory between warp votes, as in
-// CuPy's partition kernel) reads what every lane stored one step before. cucpu runs a region lane after lane, so an access
-// that would see a neighbour's store (or let a neighbour's load see its own) starts a warp-level
-// step: every lane finishes the accesses before it first.
+// CuPy's partition kernel) reads what every lane stored one step before. cucpu runs a region lane
+// after lane, so an access that would see a neighbour's store (or let a neighbour's load see its
+// own) starts a warp-level step: every lane finishes the accesses before it first.
 #include "lowering.h"
 #include "ptx_build.h"
 #include "ptx_passes.h"
@@ -28,10 +28,13 @@ enum : uint8_t {
 };
 
 // The bits of `in` if it is an access other lanes can see whose order lockstep decides: volatile
-// ones always, plain ones with `plainToo`. Read-only loads (`.nc`) and per-thread or constant
-// spaces never conflict.
+// and non-cached ones always, plain ones with `plainToo`. Read-only loads (`.nc`) and per-thread or
+// constant spaces never conflict.
 uint8_t accessBits(const ptx::Instruction &in, bool plainToo) {
-  const bool isVolatile = in.has(Mod::volatile_);
+  // Non-cached accesses (`ld.cv`, `st.wt`, `.mmio`) bypass cached copies as volatile ones do.
+  const bool isVolatile = in.has(Mod::volatile_) || in.has(Mod::mmio) ||
+                          (in.op == Op::ld && in.has(Mod::cv)) ||
+                          (in.op == Op::st && in.has(Mod::wt));
   if ((in.op != Op::ld && in.op != Op::st) || (!plainToo && !isVolatile))
     return 0;
   if (in.has(Mod::local) || in.has(Mod::param) || in.has(Mod::const_) || in.has(Mod::nc))

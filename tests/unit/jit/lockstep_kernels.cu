@@ -146,3 +146,14 @@ extern "C" __global__ void halfWarpBitonicSort(const int *in, int *out) {
       }
   out[t] = a[lane] + __popc(__activemask()) * 1000;
 }
+
+// The global rotation through non-cached accesses (st.global.wt, ld.global.cv) instead of
+// volatile ones: a converged warp's lanes see each other's stores the same way.
+extern "C" __global__ void rotateGlobalNonCached(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int *g = out + (t - lane);
+  __stwt(g + lane, in[t]);
+  int right = __ldcv(g + ((lane + 1) & 31));
+  __stwt(g + lane, right * 2 + lane);
+}

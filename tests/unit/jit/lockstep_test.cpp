@@ -39,7 +39,8 @@ protected:
 };
 
 TEST_F(Lockstep, OnlyKernelsWithVolatileAccessesUseTheWarpScheduler) {
-  for (const char *k : {"lastWarpReduce", "paddedWarpScan", "guardedLoopReduce", "rotateGlobal"}) {
+  for (const char *k : {"lastWarpReduce", "paddedWarpScan", "guardedLoopReduce", "rotateGlobal",
+                        "rotateGlobalNonCached"}) {
     ASSERT_NE(prog->findKernel(k), nullptr) << k;
     EXPECT_TRUE(prog->findKernel(k)->warpScheduled) << k;
   }
@@ -96,6 +97,15 @@ TEST_F(Lockstep, LaneGuardedHalvingLoop) {
 
 TEST_F(Lockstep, GlobalRotationReadsBeforeAnyLaneWrites) {
   auto out = run("rotateGlobal", kN);
+  for (int t = 0; t < kN; ++t) {
+    int lane = t & 31;
+    EXPECT_EQ(out[t], in[t - lane + ((lane + 1) & 31)] * 2 + lane) << "thread " << t;
+  }
+}
+
+// The same with st.global.wt and ld.global.cv: non-cached accesses are steps like volatile ones.
+TEST_F(Lockstep, GlobalRotationThroughNonCachedAccesses) {
+  auto out = run("rotateGlobalNonCached", kN);
   for (int t = 0; t < kN; ++t) {
     int lane = t & 31;
     EXPECT_EQ(out[t], in[t - lane + ((lane + 1) & 31)] * 2 + lane) << "thread " << t;
