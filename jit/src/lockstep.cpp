@@ -4,9 +4,12 @@
 // CuPy's partition kernel) reads what every lane stored one step before. cucpu runs a region lane
 // after lane, so an access that would see a neighbour's store (or let a neighbour's load see its
 // own) starts a warp-level step: every lane finishes the accesses before it first.
+#include "lockstep_addresses.h"
 #include "lowering.h"
 #include "ptx_build.h"
 #include "ptx_passes.h"
+
+#include <optional>
 
 #include <unordered_map>
 
@@ -27,24 +30,25 @@ enum : uint8_t {
   SharedBits = LoadShared | StoreShared | VolatileStoreShared,
 };
 
-// The bits of `in` if it is an access other lanes can see whose order lockstep decides: volatile
-// and non-cached ones always, plain ones with `plainToo`. Read-only loads (`.nc`) and per-thread or
-// constant spaces never conflict.
-uint8_t accessBits(const ptx::Instruction &in, bool plainToo) {
+// A load or store other lanes can see: not read-only (`.nc`), per-thread or constant memory.
+bool visibleAccess(const ptx::Instruction &in) {
+  return (in.op == Op::ld || in.op == Op::st) && !in.has(Mod::local) && !in.has(Mod::param) &&
+         !in.has(Mod::const_) && !in.has(Mod::nc);
+}
+
+// The bits of `in` if it is a volatile or non-cached access other lanes can see.
+uint8_t volatileBits(const ptx::Instruction &in) {
   // Non-cached accesses (`ld.cv`, `st.wt`, `.mmio`) bypass cached copies as volatile ones do.
   const bool isVolatile = in.has(Mod::volatile_) || in.has(Mod::mmio) ||
                           (in.op == Op::ld && in.has(Mod::cv)) ||
                           (in.op == Op::st && in.has(Mod::wt));
-  if ((in.op != Op::ld && in.op != Op::st) || (!plainToo && !isVolatile))
-    return 0;
-  if (in.has(Mod::local) || in.has(Mod::param) || in.has(Mod::const_) || in.has(Mod::nc))
+  if (!isVolatile || !visibleAccess(in))
     return 0;
   const bool shared = in.has(Mod::shared) || in.has(Mod::shared_cta) || in.has(Mod::shared_cluster);
   const bool global = in.has(Mod::global);
-  uint8_t bits = in.op == Op::ld ? LoadGlobal | LoadShared
-                 : isVolatile
-                     ? StoreGlobal | StoreShared | VolatileStoreGlobal | VolatileStoreShared
-                     : StoreGlobal | StoreShared;
+  uint8_t bits = in.op == Op::ld
+                     ? LoadGlobal | LoadShared
+                     : StoreGlobal | StoreShared | VolatileStoreGlobal | VolatileStoreShared;
   if (global && !shared)
     bits &= GlobalBits;
   if (shared && !global)
@@ -69,6 +73,36 @@ bool conflicts(uint8_t before, uint8_t bits) {
   const uint8_t spaces =
       ((bits & GlobalBits) ? GlobalBits : 0) | ((bits & SharedBits) ? SharedBits : 0);
   return before & seen & spaces;
+}
+
+// What may have run since the region started: volatile accesses as bits (above); plain ones as
+// the roots they touched (lockstep_addresses.h), all of them and the open ones.
+struct Reach {
+  uint8_t volatiles = 0;
+  uint64_t loads = 0, stores = 0, openLoads = 0, openStores = 0;
+  bool operator==(const Reach &) const = default;
+  Reach &operator|=(const Reach &o) {
+    volatiles |= o.volatiles;
+    loads |= o.loads;
+    stores |= o.stores;
+    openLoads |= o.openLoads;
+    openStores |= o.openStores;
+    return *this;
+  }
+};
+
+// A plain access conflicts with an earlier one of another lane when both may touch the same
+// memory, one stores, the other loads (stores after stores commute: lanes store different values
+// only in racy code), and one of the two is open: other lanes' accesses may meet it.
+bool plainConflict(const Reach &r, const AddressAnalysis::Access &a, bool load) {
+  const uint64_t other = load ? r.stores : r.loads, otherOpen = load ? r.openStores : r.openLoads;
+  return (otherOpen & a.aliases) || (a.open && (other & a.aliases));
+}
+
+void notePlain(Reach &r, const AddressAnalysis::Access &a, bool load) {
+  (load ? r.loads : r.stores) |= a.roots;
+  if (a.open)
+    (load ? r.openLoads : r.openStores) |= a.roots;
 }
 
 // The flattened body as basic blocks for the reconvergence analysis: a block starts at statement 0,
@@ -180,10 +214,12 @@ std::vector<int> immediatePostDominators(const FlatCfg &g) {
 std::set<size_t> KernelLowering::lockstepSteps(const std::set<std::string> &loopHeads,
                                                const std::set<size_t> &splitBefore) {
   const size_t n = flat_.size();
-  // Plain accesses count in kernels with warp-level instructions and no barrier of any kind: their
-  // lanes can exchange data through memory only by relying on lockstep. A kernel that synchronises
-  // explicitly (`__syncwarp`, `__syncthreads`, named or asynchronous barriers) was written for
-  // independent thread scheduling and orders its accesses itself, as CUB's kernels do.
+  // Plain accesses count in kernels with no barrier of any kind: their lanes can exchange data
+  // through memory only by relying on lockstep. A kernel that synchronises explicitly
+  // (`__syncwarp`, `__syncthreads`, named or asynchronous barriers) was written for independent
+  // thread scheduling and orders its accesses itself, as CUB's kernels do. In a kernel with
+  // warp-level instructions (written for warps) every plain access counts; in others only those
+  // whose addresses other lanes may meet, so that elementwise kernels keep block mode.
   bool warpLevel = false, barriers = false;
   std::unordered_map<std::string, size_t> labelAt;
   for (size_t i = 0; i < n; ++i) {
@@ -194,35 +230,52 @@ std::set<size_t> KernelLowering::lockstepSteps(const std::set<std::string> &loop
       warpLevel = warpLevel || passes::isWarpSync(*in);
     }
   }
-  const bool plainToo = warpLevel && !barriers;
-  std::vector<uint8_t> reaching(n + 1, 0);
+  std::optional<AddressAnalysis> addresses;
+  if (!barriers)
+    addresses.emplace(flat_, [this](const std::string &v) {
+      return localSizes_.count(v) || localOffsets_.count(v) || recursionStacks_.count(v);
+    });
+  auto plainAccess = [&](const ptx::Instruction &in) {
+    auto a = addresses->access(in);
+    a.open = a.open || warpLevel;
+    return a;
+  };
+  std::vector<Reach> reaching(n + 1);
   std::set<size_t> steps;
   for (bool changed = true; changed;) {
     changed = false;
     steps.clear();
-    auto flow = [&](size_t to, uint8_t state) {
-      if ((reaching[to] | state) != reaching[to]) {
-        reaching[to] |= state;
+    auto flow = [&](size_t to, const Reach &state) {
+      Reach joined = reaching[to];
+      joined |= state;
+      if (!(joined == reaching[to])) {
+        reaching[to] = joined;
         changed = true;
       }
     };
     for (size_t i = 0; i < n; ++i) {
-      uint8_t state = reaching[i];
+      Reach state = reaching[i];
       const ptx::Instruction *in = std::get_if<ptx::Instruction>(&flat_[i]);
       if (auto *l = std::get_if<ptx::Label>(&flat_[i]); l && loopHeads.count(l->name))
-        state = 0; // an implicit barrier
+        state = {}; // an implicit barrier
       bool fallsThrough = true;
       if (in) {
         if (splitBefore.count(i))
-          state = 0;
-        const uint8_t bits = accessBits(*in, plainToo);
-        if (bits && conflicts(state, bits)) {
+          state = {};
+        const uint8_t bits = volatileBits(*in);
+        const bool plain = addresses && visibleAccess(*in);
+        const bool load = in->op == Op::ld;
+        const auto access = plain ? plainAccess(*in) : AddressAnalysis::Access{};
+        if ((bits && conflicts(state.volatiles, bits)) ||
+            (plain && plainConflict(state, access, load))) {
           steps.insert(i);
-          state = 0;
+          state = {};
         }
-        state |= bits;
+        state.volatiles |= bits;
+        if (plain)
+          notePlain(state, access, load);
         if (passes::isWarpSync(*in) || passes::isYieldPoint(*in) || isBarrier(*in))
-          state = 0;
+          state = {};
         if (in->op == Op::bra && !in->operands.empty()) {
           if (auto it = labelAt.find(in->operands[0].name); it != labelAt.end())
             flow(it->second, state);

@@ -98,6 +98,11 @@ void KernelLowering::run(const std::string &llvmName) {
   findRematerializable();
   findUniform();
   maskedCopies_ = warpMode_ || namedBarriers_ || yields_ || threadsMayDisagree();
+  if (lockstepStepCount_)
+    log::debug(log::Component::Jit,
+               "{}: {} lockstep step(s) (lanes exchange data through memory "
+               "without synchronising): warp mode",
+               fn_.name, lockstepStepCount_);
   planScratch();
   emitEntry(llvmName);
 }
@@ -372,6 +377,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
   blocks_.emplace_back();
   regions_.emplace_back(); // region 0: the entry
   const std::set<size_t> steps = lockstepSteps(loopHeads, splitBefore);
+  lockstepStepCount_ = steps.size();
   auto startBlock = [&] {
     if (!blocks_.back().instrs.empty() || blocks_.back().syncRegion >= 0)
       blocks_.emplace_back();

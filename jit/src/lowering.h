@@ -231,6 +231,7 @@ private:
   // warp-level instructions).
   std::set<size_t> lockstepSteps(const std::set<std::string> &loopHeads,
                                  const std::set<size_t> &splitBefore);
+  size_t lockstepStepCount_ = 0; // of the last formBlocks, for the log
   void addReconvergenceSteps(const std::unordered_map<std::string, size_t> &labelAt,
                              const std::set<std::string> &loopHeads,
                              const std::set<size_t> &splitBefore, std::set<size_t> &steps) const;

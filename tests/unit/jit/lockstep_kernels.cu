@@ -157,3 +157,72 @@ extern "C" __global__ void rotateGlobalNonCached(const int *in, int *out) {
   int right = __ldcv(g + ((lane + 1) & 31));
   __stwt(g + lane, right * 2 + lane);
 }
+
+// The warp sort without the vote: a kernel with neither warp-level instructions nor barriers
+// whose lanes still exchange data through memory (CuPy's partition_merge_kernel is one).
+extern "C" __global__ void blockBitonicSort(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int *a = out + (t - lane) * 2;
+  a[lane] = (in[t] * 11 + 7) % 103;
+  a[lane + 32] = in[t];
+#pragma unroll 1
+  for (int k = 2; k <= 64; k *= 2) {
+#pragma unroll 1
+    for (int j = k / 2; j > 0; j /= 2) {
+      int i = 2 * j * (lane / j) + lane % j;
+      int x = a[i], y = a[i + j];
+      if ((x > y) == ((i & k) == 0)) {
+        a[i] = y;
+        a[i + j] = x;
+      }
+    }
+  }
+}
+
+// Kernels whose threads touch only their own elements, or read from memory none of them write:
+// no lockstep step, they keep block mode.
+extern "C" __global__ void ownElementsInPlace(const int *in, int *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 256; i += blockDim.x * gridDim.x)
+    out[i] = out[i] * 3 + in[i];
+}
+
+extern "C" __global__ void ownElementsOfAView(const int *in, int *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 200; i += blockDim.x * gridDim.x)
+    out[i / 10 * 12 + i % 10] += in[i];
+}
+
+extern "C" __global__ void gatherFromInput(const int *in, int *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 256; i += blockDim.x * gridDim.x)
+    out[i] = in[in[i] % 256] + out[i];
+}
+
+// The same sort fully unrolled: every step's indices are fixed functions of the lane, each step
+// with other ones, so the lanes meet at each other's elements.
+extern "C" __global__ void unrolledBitonicSort(const int *in, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int *a = out + (t - lane) * 2;
+  a[lane] = (in[t] * 5 + 1) % 89;
+  a[lane + 32] = (in[t] * 3 + 2) % 79;
+#pragma unroll
+  for (int k = 2; k <= 64; k *= 2) {
+#pragma unroll
+    for (int j = k / 2; j > 0; j /= 2) {
+      int i = 2 * j * (lane / j) + lane % j;
+      int x = a[i], y = a[i + j];
+      if ((x > y) == ((i & k) == 0)) {
+        a[i] = y;
+        a[i + j] = x;
+      }
+    }
+  }
+}
+
+// Each lane reads its neighbour's slot of plain shared memory right after every lane wrote its own.
+extern "C" __global__ void plainNeighbourShared(const int *in, int *out) {
+  __shared__ int s[128];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = in[t];
+  out[t] = s[(threadIdx.x & ~31) + ((threadIdx.x + 1) & 31)] * 2 + 1;
+}
