@@ -10,7 +10,6 @@
 #include "ptx_passes.h"
 
 #include <optional>
-
 #include <unordered_map>
 
 namespace cucpu::jit {
