@@ -198,13 +198,17 @@ AddressAnalysis::Value AddressAnalysis::evaluate(const ptx::Instruction &in) con
     break;
   case Op::ld: {
     const ptx::Operand &a = in.operands.back();
-    if (in.has(Mod::param) && a.kind == ptx::Operand::Kind::Address && !a.addrIsReg)
-      return {Class::Invariant, rootBit(symbolKey(a.name, a.imm))}; // a pointer parameter
-    Class at = Class::Invariant;
-    if (a.kind == ptx::Operand::Kind::Address && a.addrIsReg)
-      at = reg(a.name).cls;
+    const bool named = a.kind == ptx::Operand::Kind::Address && !a.addrIsReg && !a.name.empty();
+    if (in.has(Mod::param) && named && !threadMemory_(a.name))      // a kernel parameter (a pointer
+      return {Class::Invariant, rootBit(symbolKey(a.name, a.imm))}; // one is a root)
+    const Value at = a.kind == ptx::Operand::Kind::Address && a.addrIsReg ? reg(a.name) : Value{};
+    // What the thread itself stored (its .local and .param variables: spills, a call's
+    // arguments and results) may be anything.
+    if (in.has(Mod::local) || in.has(Mod::param) || (named && threadMemory_(a.name)) ||
+        (at.roots >> kOwn) & 1)
+      return {Class::Mixed, 0};
     // What every thread loads from one place is the same for all (but may change over time).
-    return {threadDependent(at) ? Class::Mixed : Class::Uniform, 0};
+    return {threadDependent(at.cls) ? Class::Mixed : Class::Uniform, 0};
   }
   default:
     break;

@@ -44,7 +44,8 @@ $cxx "$root/tests/gpu/record_exit_handler.cpp" -o /tmp/record_exit_handler $lib
 /tmp/record_outputs "$root/tests/unit/jit/lockstep_kernels.ptx" "$out/lockstep" lastWarpReduce:8 \
   paddedWarpScan:1024 guardedLoopReduce:1024 rotateGlobal:1024 plainReduce:8 \
   warpBitonicSort:2048 sharedRotateLoop:1024 halfWarpBitonicSort:1024 rotateGlobalNonCached:1024 \
-  blockBitonicSort:2048 unrolledBitonicSort:2048 plainNeighbourShared:1024
+  blockBitonicSort:2048 unrolledBitonicSort:2048 plainNeighbourShared:1024 \
+  neighbourThroughCall:1024
 /tmp/record_services "$root/tests/e2e/faults_kernels.ptx" >"$out/services.stdout" 2>"$out/services.stderr" || true
 /tmp/record_errors "$root/tests/unit/jit/kernels.ptx" >"$out/errors.txt" 2>&1 || true
 /tmp/record_streams >"$out/streams.txt" 2>&1 || true

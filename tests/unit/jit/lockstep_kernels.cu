@@ -226,3 +226,13 @@ extern "C" __global__ void plainNeighbourShared(const int *in, int *out) {
   s[threadIdx.x] = in[t];
   out[t] = s[(threadIdx.x & ~31) + ((threadIdx.x + 1) & 31)] * 2 + 1;
 }
+
+// The neighbour's slot named by a device function's result, passed back through .param memory.
+__device__ __noinline__ int partnerOf(int lane) { return lane ^ 1; }
+
+extern "C" __global__ void neighbourThroughCall(const int *in, int *out) {
+  __shared__ int s[128];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = in[t];
+  out[t] = s[(threadIdx.x & ~31) + partnerOf(threadIdx.x & 31)] * 3;
+}

@@ -188,6 +188,14 @@ TEST_F(Lockstep, PlainSharedNeighbourWithoutWarpInstructions) {
   }
 }
 
+// The index comes back from a device function through .param memory: a value the thread stored,
+// which may name any lane's slot.
+TEST_F(Lockstep, NeighbourNamedByAFunctionResult) {
+  auto out = run("neighbourThroughCall", kN);
+  for (int t = 0; t < kN; ++t)
+    EXPECT_EQ(out[t], in[t ^ 1] * 3) << "thread " << t;
+}
+
 // Threads that update their own elements in place (also through a view's index arithmetic) or
 // gather from memory no thread writes need no step: such kernels keep block mode.
 TEST_F(Lockstep, ThreadPrivateAccessesKeepBlockMode) {
