@@ -106,9 +106,9 @@ AddressAnalysis::AddressAnalysis(const std::vector<ptx::Statement> &flat,
     if (in->op != Op::ld && in->op != Op::st)
       continue;
     const ptx::Operand *addr = nullptr;
-    const Access a = classify(*in, &addr);
-    const Class c = address(*in, &addr).cls;
-    if (!addr || a.roots == 0 || (c != Class::Affine && c != Class::Fixed))
+    bool indexed = false;
+    const Access a = classify(*in, &addr, &indexed);
+    if (!addr || !indexed)
       continue;
     const std::string key = symbolKey(addr->name, addr->imm);
     for (int b = 0; b < 64; ++b)
@@ -245,10 +245,12 @@ AddressAnalysis::Value AddressAnalysis::address(const ptx::Instruction &in,
 }
 
 AddressAnalysis::Access AddressAnalysis::classify(const ptx::Instruction &in,
-                                                  const ptx::Operand **addr) const {
+                                                  const ptx::Operand **addr, bool *indexed) const {
   Value v = address(in, addr);
+  *indexed = false;
   if (v.roots == uint64_t(1) << kOwn) // only the thread's own memory: nothing to conflict with
     return {0, 0, false};
+  *indexed = v.cls == Class::Affine || v.cls == Class::Fixed;
   const bool shared = in.has(Mod::shared) || in.has(Mod::shared_cta) || in.has(Mod::shared_cluster);
   const bool global = in.has(Mod::global);
   uint64_t unknown = 0;
@@ -274,9 +276,9 @@ AddressAnalysis::Access AddressAnalysis::classify(const ptx::Instruction &in,
 
 AddressAnalysis::Access AddressAnalysis::access(const ptx::Instruction &in) const {
   const ptx::Operand *addr = nullptr;
-  Access a = classify(in, &addr);
-  const Class c = address(in, &addr).cls;
-  a.open = a.open || ((c == Class::Affine || c == Class::Fixed) && (a.roots & severalAddresses_));
+  bool indexed = false;
+  Access a = classify(in, &addr, &indexed);
+  a.open = a.open || (indexed && (a.roots & severalAddresses_));
   return a;
 }
 

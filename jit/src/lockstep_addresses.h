@@ -56,7 +56,8 @@ private:
   // two steps of an unrolled sort): their lanes may meet, so those accesses are not private.
   uint64_t severalAddresses_ = 0;
   Value address(const ptx::Instruction &in, const ptx::Operand **operand) const;
-  Access classify(const ptx::Instruction &in, const ptx::Operand **operand) const;
+  // `*indexed`: the address is an affine or fixed function of the thread index.
+  Access classify(const ptx::Instruction &in, const ptx::Operand **operand, bool *indexed) const;
 };
 
 } // namespace cucpu::jit

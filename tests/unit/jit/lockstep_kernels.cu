@@ -84,6 +84,16 @@ extern "C" __global__ void plainReduce(const int *in, int *out) {
   }
 }
 
+// One compare-exchange of a bitonic sort's step (k, j): the pair (i, i + j), ascending where bit k
+// of i is clear. No synchronisation: the sorts below rely on lockstep between steps.
+__device__ __forceinline__ void compareExchange(int *a, int i, int j, int k) {
+  int x = a[i], y = a[i + j];
+  if ((x > y) == ((i & k) == 0)) {
+    a[i] = y;
+    a[i + j] = x;
+  }
+}
+
 // A bitonic sort of 64 values per warp in plain global memory, each lane doing one
 // compare-exchange per step with no __syncwarp between the steps (CuPy's partition kernel sorts
 // its heads this way). The warp vote puts the kernel in warp mode, as such kernels' votes do.
@@ -98,12 +108,7 @@ extern "C" __global__ void warpBitonicSort(const int *in, int *out) {
   for (int k = 2; k <= 64; k *= 2) {
 #pragma unroll 1
     for (int j = k / 2; j > 0; j /= 2) {
-      int i = 2 * j * (lane / j) + lane % j;
-      int x = a[i], y = a[i + j];
-      if ((x > y) == ((i & k) == 0)) {
-        a[i] = y;
-        a[i + j] = x;
-      }
+      compareExchange(a, 2 * j * (lane / j) + lane % j, j, k);
     }
   }
   if (__any_sync(0xffffffffu, a[lane] > a[lane + 32])) // never once sorted
@@ -136,14 +141,8 @@ extern "C" __global__ void halfWarpBitonicSort(const int *in, int *out) {
   for (int k = 2; k <= 32; k *= 2)
 #pragma unroll 1
     for (int j = k / 2; j > 0; j /= 2)
-      for (int p = lane; p < 16; p += 32) {
-        int i = 2 * j * (p / j) + p % j;
-        int x = a[i], y = a[i + j];
-        if ((x > y) == ((i & k) == 0)) {
-          a[i] = y;
-          a[i + j] = x;
-        }
-      }
+      for (int p = lane; p < 16; p += 32)
+        compareExchange(a, 2 * j * (p / j) + p % j, j, k);
   out[t] = a[lane] + __popc(__activemask()) * 1000;
 }
 
@@ -170,12 +169,7 @@ extern "C" __global__ void blockBitonicSort(const int *in, int *out) {
   for (int k = 2; k <= 64; k *= 2) {
 #pragma unroll 1
     for (int j = k / 2; j > 0; j /= 2) {
-      int i = 2 * j * (lane / j) + lane % j;
-      int x = a[i], y = a[i + j];
-      if ((x > y) == ((i & k) == 0)) {
-        a[i] = y;
-        a[i + j] = x;
-      }
+      compareExchange(a, 2 * j * (lane / j) + lane % j, j, k);
     }
   }
 }
@@ -209,12 +203,7 @@ extern "C" __global__ void unrolledBitonicSort(const int *in, int *out) {
   for (int k = 2; k <= 64; k *= 2) {
 #pragma unroll
     for (int j = k / 2; j > 0; j /= 2) {
-      int i = 2 * j * (lane / j) + lane % j;
-      int x = a[i], y = a[i + j];
-      if ((x > y) == ((i & k) == 0)) {
-        a[i] = y;
-        a[i + j] = x;
-      }
+      compareExchange(a, 2 * j * (lane / j) + lane % j, j, k);
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <initializer_list>
 
 namespace {
 
@@ -33,6 +34,16 @@ protected:
     std::vector<int> before = s;
     for (int l = 0; l < lanes; ++l)
       f(l, before, s);
+  }
+  // Warp w's values as the sort kernels generate them from the input (one value per lane and
+  // generator, in order), sorted: what a sort in lockstep leaves.
+  std::vector<int> sortedWarpValues(int w, std::initializer_list<int (*)(int)> generators) const {
+    std::vector<int> v;
+    for (auto g : generators)
+      for (int l = 0; l < 32; ++l)
+        v.push_back(g(in[w * 32 + l]));
+    std::sort(v.begin(), v.end());
+    return v;
   }
   std::unique_ptr<cucpu::jit::Program> prog;
   std::vector<int> in;
@@ -118,12 +129,8 @@ TEST_F(Lockstep, GlobalRotationThroughNonCachedAccesses) {
 TEST_F(Lockstep, PlainGlobalBitonicSortByOneWarp) {
   auto out = run("warpBitonicSort", 2 * kN);
   for (int w = 0; w < kN / 32; ++w) {
-    std::vector<int> v;
-    for (int l = 0; l < 32; ++l)
-      v.push_back(in[w * 32 + l]);
-    for (int l = 0; l < 32; ++l)
-      v.push_back((in[w * 32 + l] * 7 + 3) % 101);
-    std::sort(v.begin(), v.end());
+    const auto v =
+        sortedWarpValues(w, {[](int x) { return x; }, [](int x) { return (x * 7 + 3) % 101; }});
     for (int i = 0; i < 64; ++i)
       EXPECT_EQ(out[w * 64 + i], v[i]) << "warp " << w << " value " << i;
   }
@@ -134,10 +141,7 @@ TEST_F(Lockstep, PlainGlobalBitonicSortByOneWarp) {
 TEST_F(Lockstep, PlainGlobalBitonicSortByHalfAWarp) {
   auto out = run("halfWarpBitonicSort", kN);
   for (int w = 0; w < kN / 32; ++w) {
-    std::vector<int> v;
-    for (int l = 0; l < 32; ++l)
-      v.push_back((in[w * 32 + l] * 13 + 5) % 97);
-    std::sort(v.begin(), v.end());
+    const auto v = sortedWarpValues(w, {[](int x) { return (x * 13 + 5) % 97; }});
     for (int l = 0; l < 32; ++l)
       EXPECT_EQ(out[w * 32 + l], v[l] + 32 * 1000) << "thread " << w * 32 + l;
   }
@@ -150,12 +154,8 @@ TEST_F(Lockstep, PlainGlobalBitonicSortWithoutWarpInstructions) {
   EXPECT_TRUE(prog->findKernel("blockBitonicSort")->warpScheduled);
   auto out = run("blockBitonicSort", 2 * kN);
   for (int w = 0; w < kN / 32; ++w) {
-    std::vector<int> v;
-    for (int l = 0; l < 32; ++l)
-      v.push_back((in[w * 32 + l] * 11 + 7) % 103);
-    for (int l = 0; l < 32; ++l)
-      v.push_back(in[w * 32 + l]);
-    std::sort(v.begin(), v.end());
+    const auto v =
+        sortedWarpValues(w, {[](int x) { return (x * 11 + 7) % 103; }, [](int x) { return x; }});
     for (int i = 0; i < 64; ++i)
       EXPECT_EQ(out[w * 64 + i], v[i]) << "warp " << w << " value " << i;
   }
@@ -168,12 +168,9 @@ TEST_F(Lockstep, PlainGlobalBitonicSortWithoutWarpInstructions) {
 TEST_F(Lockstep, UnrolledBitonicSortWithoutWarpInstructions) {
   auto out = run("unrolledBitonicSort", 2 * kN);
   for (int w = 0; w < kN / 32; ++w) {
-    std::vector<int> v, got(out.begin() + w * 64, out.begin() + (w + 1) * 64);
-    for (int l = 0; l < 32; ++l)
-      v.push_back((in[w * 32 + l] * 5 + 1) % 89);
-    for (int l = 0; l < 32; ++l)
-      v.push_back((in[w * 32 + l] * 3 + 2) % 79);
-    std::sort(v.begin(), v.end());
+    std::vector<int> got(out.begin() + w * 64, out.begin() + (w + 1) * 64);
+    const auto v = sortedWarpValues(
+        w, {[](int x) { return (x * 5 + 1) % 89; }, [](int x) { return (x * 3 + 2) % 79; }});
     std::sort(got.begin(), got.end());
     EXPECT_EQ(got, v) << "warp " << w;
   }
