@@ -355,6 +355,7 @@ void KernelLowering::collectRegisters() {
       };
   Scopes top(1);
   walk(fn_, top, "", 0);
+  markRegisterOperands();
   // Every thread's area starts at a multiple of the largest .align (the scratch base is aligned
   // to it, see planScratch), so `.local .align 256` arrays are 256-byte aligned as on a GPU.
   localBytes_ = (localOff + localAlign_ - 1) / localAlign_ * localAlign_;
@@ -363,6 +364,26 @@ void KernelLowering::collectRegisters() {
   info_.staticSharedBytes = sharedOff;
   if (sharedOff > ms.dynamicSharedOffset)
     throwInvalid(fn_.loc, "internal: shared layout"); // planned by lowerModuleScope
+}
+
+// Registers may be declared without '%' (`{ .reg .b32 r0; shfl.sync.down.b32 r0, ...; }` in
+// CUB's and the CUDA libraries' inline assembly), which the parser cannot tell from a variable or
+// label: once every declaration is known, such operands become register operands, so that every
+// later step (liveness, warp-level results, addresses) sees one kind of register.
+void KernelLowering::markRegisterOperands() {
+  using K = ptx::Operand::Kind;
+  std::function<void(ptx::Operand &)> mark = [&](ptx::Operand &op) {
+    if (op.kind == K::Symbol && op.imm == 0 && regIds_.count(op.name))
+      op.kind = K::Reg;
+    else if (op.kind == K::Address && !op.addrIsReg && !op.name.empty() && regIds_.count(op.name))
+      op.addrIsReg = true;
+    for (auto &e : op.elems)
+      mark(e);
+  };
+  for (auto &st : flat_)
+    if (auto *in = std::get_if<ptx::Instruction>(&st))
+      for (auto &op : in->operands)
+        mark(op);
 }
 
 // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
@@ -541,14 +562,14 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
   };
   std::function<void(const ptx::Operand &, bool)> visit = [&](const ptx::Operand &op, bool isDef) {
     using K = ptx::Operand::Kind;
-    if (op.kind == K::Reg || (op.kind == K::Symbol && regIds_.count(op.name))) {
+    if (op.kind == K::Reg) {
       if (isDef == defs) {
         add(op.name);
         if (!op.name2.empty())
           add(op.name2);
       }
     } else if (op.kind == K::Address) {
-      if (!defs && (op.addrIsReg || regIds_.count(op.name)))
+      if (!defs && op.addrIsReg)
         add(op.name);
       for (auto &e : op.elems)
         visit(e, false);

@@ -203,7 +203,7 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
     throwInvalid(op.loc, "float literal used as ." + std::string(ptx::typeName(want)));
   }
   case K::Symbol: {
-    if (regIds_.count(op.name) || op.name == "WARP_SZ") { // a register declared without '%'
+    if (op.name == "WARP_SZ") { // the warp size, spelled without '%'
       ptx::Operand asReg = op;
       asReg.kind = K::Reg;
       return read(asReg, want, in);
@@ -224,7 +224,7 @@ Value *KernelLowering::read(const ptx::Operand &op, T want, const ptx::Instructi
 void KernelLowering::write(const ptx::Operand &op, Value *v, T type, const ptx::Instruction &in) {
   if (op.kind == K::Sink)
     return;
-  if (op.kind != K::Reg && !(op.kind == K::Symbol && regIds_.count(op.name)))
+  if (op.kind != K::Reg)
     throwInvalid(op.loc, "destination of '" + spellingOf(in) + "' is not a register");
   RegInfo &ri = reg(op.name, in);
   b.CreateStore(convert(v, ri.ty, ptx::isSigned(type)), ri.slot);
@@ -237,8 +237,7 @@ Value *KernelLowering::address(const ptx::Operand &op, ptx::Space space, const p
   Value *base;
   bool wrapped = false; // the offset is in `base` already
   ptx::Space symSpace = space;
-  if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg) ||
-      ((op.kind == K::Address || op.kind == K::Symbol) && regIds_.count(op.name))) {
+  if (op.kind == K::Reg || (op.kind == K::Address && op.addrIsReg)) {
     RegInfo &ri = reg(op.name, in);
     Value *v = b.CreateLoad(ri.ty, ri.slot);
     // A 32-bit address register and its offset add modulo 2^32, as on the GPU: compilers lean

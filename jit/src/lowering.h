@@ -213,6 +213,7 @@ private:
   };
 
   void collectRegisters();
+  void markRegisterOperands();
   // Cuts the flat body into blocks; implicit barriers at the labels `loopHeads` and before the
   // statements `splitBefore` (unrolled strided loads).
   void formBlocks(const std::set<std::string> &loopHeads, const std::set<size_t> &splitBefore = {});

@@ -16,6 +16,7 @@
 #include <cusolverDn.h>
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -75,7 +76,11 @@ void report(const char *name, int status, const std::vector<T> &got,
   if (status != 0 || got.size() < want.size())
     err = -1;
   std::printf("%-34s status %d  error %s  hash %016llx\n", name, status,
-              err < 0 ? "n/a" : err == 0 ? "0" : err < 1e-5 ? "<1e-5" : err < 1e-3 ? "<1e-3" : "LARGE",
+              err < 0      ? "n/a"
+              : err == 0   ? "0"
+              : err < 1e-5 ? "<1e-5"
+              : err < 1e-3 ? "<1e-3"
+                           : "LARGE",
               (unsigned long long)hashBytes(got.data(), got.size() * sizeof(T)));
   std::fflush(stdout);
   if (outDir) {
@@ -152,7 +157,8 @@ void blasLevel3(cublasHandle_t h) {
     }
     Dev<cuComplex> da(a), db(b), dc(n * n);
     cuComplex one = {1, 0}, zero = {0, 0};
-    int st = cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
+    int st =
+        cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da.p, n, db.p, n, &zero, dc.p, n);
     std::vector<double> want(2 * n * n);
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
@@ -177,16 +183,20 @@ void blasLevel3(cublasHandle_t h) {
     int st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, da.p, CUDA_R_16F, m, db.p,
                           CUDA_R_16F, k, &zero, dc.p, CUDA_R_32F, m, CUBLAS_COMPUTE_32F,
                           CUBLAS_GEMM_DEFAULT);
-    report("cublasGemmEx_f16_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
-    auto ab = inputs<__nv_bfloat16>(size_t(m) * k, 11), bb = inputs<__nv_bfloat16>(size_t(k) * n, 12);
+    report("cublasGemmEx_f16_f32", st, dc.get(),
+           gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
+    auto ab = inputs<__nv_bfloat16>(size_t(m) * k, 11),
+         bb = inputs<__nv_bfloat16>(size_t(k) * n, 12);
     Dev<__nv_bfloat16> dab(ab), dbb(bb);
     st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, dab.p, CUDA_R_16BF, m, dbb.p,
                       CUDA_R_16BF, k, &zero, dc.p, CUDA_R_32F, m, CUBLAS_COMPUTE_32F,
                       CUBLAS_GEMM_DEFAULT);
-    report("cublasGemmEx_bf16_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(ab), m, widen(bb), k));
+    report("cublasGemmEx_bf16_f32", st, dc.get(),
+           gemmRef(false, false, m, n, k, widen(ab), m, widen(bb), k));
     Dev<__half> dh(size_t(m) * n);
     __half hone = __float2half(1.f), hzero = __float2half(0.f);
-    st = cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &hone, da.p, m, db.p, k, &hzero, dh.p, m);
+    st =
+        cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &hone, da.p, m, db.p, k, &hzero, dh.p, m);
     report("cublasHgemm", st, dh.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
   }
   {
@@ -211,8 +221,8 @@ void blasLevel3(cublasHandle_t h) {
     auto b = inputs<double>(n * nrhs, 16);
     Dev<double> dl(l), db(b);
     double one = 1;
-    int st = cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                         CUBLAS_DIAG_UNIT, n, nrhs, &one, dl.p, n, db.p, n);
+    int st = cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                         n, nrhs, &one, dl.p, n, db.p, n);
     std::vector<double> x = b;
     for (int j = 0; j < nrhs; ++j)
       for (int i = 0; i < n; ++i)
@@ -280,7 +290,8 @@ void blasLt() {
   cublasLtMatmulPreference_t pref;
   cublasLtMatmulPreferenceCreate(&pref);
   size_t ws = 1 << 22;
-  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
+                                       sizeof ws);
   cublasLtMatmulHeuristicResult_t heur[4] = {};
   int found = 0;
   int hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 4, heur, &found);
@@ -288,11 +299,12 @@ void blasLt() {
   Dev<char> work(ws);
   float one = 1, zero = 0;
   if (st == 0 && hs == 0 && found > 0)
-    st = cublasLtMatmul(lt, op, &one, da.p, la, db.p, lb, &zero, dc.p, lc, dc.p, lc,
-                        &heur[0].algo, work.p, ws, nullptr);
+    st = cublasLtMatmul(lt, op, &one, da.p, la, db.p, lb, &zero, dc.p, lc, dc.p, lc, &heur[0].algo,
+                        work.p, ws, nullptr);
   else
     st = hs ? hs : -1;
-  report("cublasLtMatmul_f32", st, dc.get(), gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
+  report("cublasLtMatmul_f32", st, dc.get(),
+         gemmRef(false, false, m, n, k, widen(a), m, widen(b), k));
   cublasLtMatmulPreferenceDestroy(pref);
   cublasLtMatrixLayoutDestroy(la);
   cublasLtMatrixLayoutDestroy(lb);
@@ -322,7 +334,8 @@ void fft() {
     cufftHandle p;
     int st = cufftPlan1d(&p, n, CUFFT_C2C, 1);
     if (st == 0)
-      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p), reinterpret_cast<cufftComplex *>(d.p), CUFFT_FORWARD);
+      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p),
+                        reinterpret_cast<cufftComplex *>(d.p), CUFFT_FORWARD);
     auto y = dft(x, -1);
     std::vector<double> want;
     for (auto v : y)
@@ -356,7 +369,8 @@ void fft() {
     cufftHandle p;
     int st = cufftPlan2d(&p, nx, ny, CUFFT_C2C);
     if (st == 0)
-      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p), reinterpret_cast<cufftComplex *>(d.p), CUFFT_INVERSE);
+      st = cufftExecC2C(p, reinterpret_cast<cufftComplex *>(d.p),
+                        reinterpret_cast<cufftComplex *>(d.p), CUFFT_INVERSE);
     std::vector<double> want(2 * nx * ny);
     for (int u = 0; u < nx; ++u)
       for (int v = 0; v < ny; ++v) {
@@ -414,6 +428,141 @@ void sparse() {
   cusparseDestroyDnVec(vx);
   cusparseDestroyDnVec(vy);
   cusparseDestroy(h);
+}
+
+// A CSR matrix of small integers (exact products and sums in f32).
+struct Csr {
+  int rows, cols;
+  std::vector<int> offsets{0}, columns;
+  std::vector<float> values;
+};
+Csr csrPattern(int rows, int cols, int salt) {
+  Csr m;
+  m.rows = rows;
+  m.cols = cols;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = (r + salt) % 4; c < cols; c += 5 + (r * salt) % 7) {
+      m.columns.push_back(c);
+      m.values.push_back(float((r * 5 + c * salt) % 7) - 3);
+    }
+    m.offsets.push_back(int(m.columns.size()));
+  }
+  return m;
+}
+
+// C = A B through cusparseSpGEMM (work estimation, compute, copy), as a list of row offsets,
+// then each row's columns and values sorted by column; status: the first failing call's.
+std::vector<double> spgemmOnce(const Csr &a, const Csr &b, int *status) {
+  Dev<int> aoff(a.offsets), acol(a.columns), boff(b.offsets), bcol(b.columns), coff(a.rows + 1);
+  Dev<float> aval(a.values), bval(b.values);
+  cusparseHandle_t h;
+  int st = cusparseCreate(&h);
+  cusparseSpMatDescr_t ma, mb, mc;
+  const auto i32 = CUSPARSE_INDEX_32I;
+  const auto base = CUSPARSE_INDEX_BASE_ZERO;
+  cusparseCreateCsr(&ma, a.rows, a.cols, int64_t(a.values.size()), aoff.p, acol.p, aval.p, i32, i32,
+                    base, CUDA_R_32F);
+  cusparseCreateCsr(&mb, b.rows, b.cols, int64_t(b.values.size()), boff.p, bcol.p, bval.p, i32, i32,
+                    base, CUDA_R_32F);
+  cusparseCreateCsr(&mc, a.rows, b.cols, 0, nullptr, nullptr, nullptr, i32, i32, base, CUDA_R_32F);
+  cusparseSpGEMMDescr_t d;
+  cusparseSpGEMM_createDescr(&d);
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
+  float one = 1, zero = 0;
+  size_t bytes1 = 0, bytes2 = 0;
+  if (st == 0)
+    st = cusparseSpGEMM_workEstimation(h, op, op, &one, ma, mb, &zero, mc, CUDA_R_32F, alg, d,
+                                       &bytes1, nullptr);
+  Dev<char> buf1(bytes1 + 1);
+  if (st == 0)
+    st = cusparseSpGEMM_workEstimation(h, op, op, &one, ma, mb, &zero, mc, CUDA_R_32F, alg, d,
+                                       &bytes1, buf1.p);
+  if (st == 0)
+    st = cusparseSpGEMM_compute(h, op, op, &one, ma, mb, &zero, mc, CUDA_R_32F, alg, d, &bytes2,
+                                nullptr);
+  Dev<char> buf2(bytes2 + 1);
+  if (st == 0)
+    st = cusparseSpGEMM_compute(h, op, op, &one, ma, mb, &zero, mc, CUDA_R_32F, alg, d, &bytes2,
+                                buf2.p);
+  int64_t rows = 0, cols = 0, nnz = 0;
+  if (st == 0)
+    st = cusparseSpMatGetSize(mc, &rows, &cols, &nnz);
+  Dev<int> ccol(size_t(nnz) + 1);
+  Dev<float> cval(size_t(nnz) + 1);
+  if (st == 0)
+    st = cusparseCsrSetPointers(mc, coff.p, ccol.p, cval.p);
+  if (st == 0)
+    st = cusparseSpGEMM_copy(h, op, op, &one, ma, mb, &zero, mc, CUDA_R_32F, alg, d);
+  std::vector<double> out;
+  if (st == 0) {
+    auto off = coff.get(), col = ccol.get();
+    auto val = cval.get();
+    out.assign(off.begin(), off.end());
+    for (int r = 0; r < a.rows && off[r] <= off[r + 1] && off[r + 1] <= nnz; ++r) {
+      std::vector<std::pair<int, float>> row;
+      for (int i = off[r]; i < off[r + 1]; ++i)
+        row.emplace_back(col[i], val[i]);
+      std::sort(row.begin(), row.end());
+      for (auto &[c, v] : row) {
+        out.push_back(c);
+        out.push_back(v);
+      }
+    }
+  }
+  cusparseSpGEMM_destroyDescr(d);
+  cusparseDestroySpMat(ma);
+  cusparseDestroySpMat(mb);
+  cusparseDestroySpMat(mc);
+  cusparseDestroy(h);
+  *status = st;
+  return out;
+}
+
+// SpGEMM's result must not depend on where device memory lies: eight rounds, each with its
+// buffers 512 MiB further on (a freed block's addresses are reused last), together once around
+// the low 32 bits of the addresses.
+void spgemm() {
+  const Csr a = csrPattern(96, 80, 3), b = csrPattern(80, 72, 5);
+  std::vector<double> want(a.offsets.size());
+  std::vector<double> dense(size_t(a.rows) * b.cols);
+  for (int r = 0; r < a.rows; ++r)
+    for (int i = a.offsets[r]; i < a.offsets[r + 1]; ++i)
+      for (int j = b.offsets[a.columns[i]]; j < b.offsets[a.columns[i] + 1]; ++j)
+        dense[size_t(r) * b.cols + b.columns[j]] += double(a.values[i]) * b.values[j];
+  // cuSPARSE keeps the structural entries of the product, zero sums included.
+  std::vector<char> present(dense.size());
+  for (int r = 0; r < a.rows; ++r)
+    for (int i = a.offsets[r]; i < a.offsets[r + 1]; ++i)
+      for (int j = b.offsets[a.columns[i]]; j < b.offsets[a.columns[i] + 1]; ++j)
+        present[size_t(r) * b.cols + b.columns[j]] = 1;
+  int count = 0;
+  std::vector<double> entries;
+  for (int r = 0; r < a.rows; ++r) {
+    want[r] = count;
+    for (int c = 0; c < b.cols; ++c)
+      if (present[size_t(r) * b.cols + c]) {
+        entries.push_back(c);
+        entries.push_back(dense[size_t(r) * b.cols + c]);
+        ++count;
+      }
+  }
+  want[a.rows] = count;
+  want.insert(want.end(), entries.begin(), entries.end());
+  int status = 0;
+  std::vector<double> got, allWant;
+  for (int round = 0; round < 8; ++round) {
+    void *spacer = nullptr;
+    cudaMalloc(&spacer, size_t(512) << 20);
+    cudaFree(spacer);
+    int st = 0;
+    std::vector<double> r = spgemmOnce(a, b, &st);
+    if (status == 0)
+      status = st;
+    got.insert(got.end(), r.begin(), r.end());
+    allWant.insert(allWant.end(), want.begin(), want.end());
+  }
+  report("cusparseSpGEMM_csr_f32_8_places", status, got, allWant);
 }
 
 void solver() {
@@ -501,6 +650,7 @@ int main(int argc, char **argv) {
   blasLt();
   fft();
   sparse();
+  spgemm();
   solver();
   randomNumbers();
   std::printf("last error %d\n", int(cudaDeviceSynchronize()));
