@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the bench suite's extra dependencies (PoCL's OpenCL CPU device, ICD loader, headers). Idempotent.
+# Installs the bench suite's extra dependencies (PoCL's OpenCL CPU device, ICD loader, headers;
+# FFTW for the cuFFT bench). Idempotent.
 set -euo pipefail
 
-packages=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
+packages=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libfftw3-single3)
 
 missing=()
 for p in "${packages[@]}"; do
