@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -187,18 +188,22 @@ bool spmvCase(int rows, int perRow) {
 
 } // namespace
 
-int main() {
+// Usage: cucpu-library-fft-spmv-bench [fft|spmv] (both by default; one of them, e.g. to profile).
+int main(int argc, char **argv) {
+  const std::string only = argc > 1 ? argv[1] : "";
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   bool ok = true;
   Fftw fftw;
-  if (loadFftw(&fftw, threads)) {
+  if (only != "spmv" && loadFftw(&fftw, threads)) {
     std::printf("cuFFT against FFTW (%d threads):\n", threads);
     ok = fftCase(fftw, {1024}, 1024) && ok;
     ok = fftCase(fftw, {16384}, 64) && ok;
     ok = fftCase(fftw, {512, 512}, 4) && ok;
   }
-  std::printf("cuSPARSE SpMV against OpenMP (%d threads):\n", bench::openmpThreads());
-  ok = spmvCase(1 << 18, 16) && ok;
-  ok = spmvCase(1 << 20, 8) && ok;
+  if (only != "fft") {
+    std::printf("cuSPARSE SpMV against OpenMP (%d threads):\n", bench::openmpThreads());
+    ok = spmvCase(1 << 18, 16) && ok;
+    ok = spmvCase(1 << 20, 8) && ok;
+  }
   return ok ? 0 : 1;
 }
