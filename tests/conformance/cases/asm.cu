@@ -20,6 +20,13 @@ WK(match_all_imm_mask, asm("{ .reg .pred %%p; match.all.sync.b32 %0|%%p, %1, 0xf
 WK(redux_add_imm_mask, asm("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(d) : "r"(v))) //@ u32 threads=96
 WK(bar_red_popc_imm, asm("{ .reg .pred %%p; setp.lt.u32 %%p, %1, 50; bar.red.popc.u32 %0, 0, %%p; }" : "=r"(d) : "r"(v))) //@ u32 threads=96
 WK(bar_red_or_imm_count, asm("{ .reg .pred %%p, %%q; setp.eq.u32 %%p, %1, 77; bar.red.or.pred %%q, 1, 96, %%p; selp.u32 %0, 1, 0, %%q; }" : "=r"(d) : "r"(v))) //@ u32 threads=96
+// Registers declared without '%' in the asm's own scope (as CUB's and cuSPARSE's inline assembly
+// declares them) as destinations of warp-level instructions.
+WK(shfl_down_scoped_plain_reg, asm("{ .reg .b32 t; shfl.sync.down.b32 t, %1, 1, 0x1f, 0xffffffff; mov.b32 %0, t; }" : "=r"(d) : "r"(v))) //@ u32 threads=96
+WK(shfl_up_scoped_plain_reg_pred, asm("{ .reg .b32 t; .reg .pred p; shfl.sync.up.b32 t|p, %1, 2, 0, 0xffffffff; selp.b32 %0, t, 77, p; }" : "=r"(d) : "r"(v))) //@ u32 threads=96
+WK(vote_ballot_scoped_plain_reg, asm("{ .reg .pred q; .reg .b32 b; setp.gt.u32 q, %1, 40; vote.sync.ballot.b32 b, q, 0xffffffff; mov.b32 %0, b; }" : "=r"(d) : "r"(v))) //@ u32 threads=96
+WK(match_any_scoped_plain_reg, asm("{ .reg .b32 m; match.any.sync.b32 m, %1, 0xffffffff; mov.b32 %0, m; }" : "=r"(d) : "r"(v >> 3))) //@ u32 threads=96
+WK(redux_max_scoped_plain_reg, asm("{ .reg .b32 r; redux.sync.max.u32 r, %1, 0xffffffff; mov.b32 %0, r; }" : "=r"(d) : "r"(v * 7 % 61))) //@ u32 threads=96
 
 // ---- Integer instructions with immediates where registers usually are
 K1(prmt_imm_sources, u32, u32, asm("prmt.b32 %0, 0x76543210, %1, 0x5140;" : "=r"(d) : "r"(a))) //@ u32 u32.e
