@@ -1,5 +1,6 @@
 // The host layout of CUDA array elements, shared by texture sampling (sampler.cpp) and surface
-// accesses (surface.cpp): a format's channel size and kind, and f16 conversions.
+// accesses (surface.cpp): a format's channel size, signedness and normalisation, and f16 and
+// bit conversions.
 #pragma once
 
 #include <cuda.h>

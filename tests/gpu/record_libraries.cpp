@@ -525,17 +525,16 @@ std::vector<double> spgemmOnce(const Csr &a, const Csr &b, int *status) {
 void spgemm() {
   const Csr a = csrPattern(96, 80, 3), b = csrPattern(80, 72, 5);
   std::vector<double> want(a.offsets.size());
-  std::vector<double> dense(size_t(a.rows) * b.cols);
-  for (int r = 0; r < a.rows; ++r)
-    for (int i = a.offsets[r]; i < a.offsets[r + 1]; ++i)
-      for (int j = b.offsets[a.columns[i]]; j < b.offsets[a.columns[i] + 1]; ++j)
-        dense[size_t(r) * b.cols + b.columns[j]] += double(a.values[i]) * b.values[j];
   // cuSPARSE keeps the structural entries of the product, zero sums included.
+  std::vector<double> dense(size_t(a.rows) * b.cols);
   std::vector<char> present(dense.size());
   for (int r = 0; r < a.rows; ++r)
     for (int i = a.offsets[r]; i < a.offsets[r + 1]; ++i)
-      for (int j = b.offsets[a.columns[i]]; j < b.offsets[a.columns[i] + 1]; ++j)
-        present[size_t(r) * b.cols + b.columns[j]] = 1;
+      for (int j = b.offsets[a.columns[i]]; j < b.offsets[a.columns[i] + 1]; ++j) {
+        const size_t at = size_t(r) * b.cols + b.columns[j];
+        dense[at] += double(a.values[i]) * b.values[j];
+        present[at] = 1;
+      }
   int count = 0;
   std::vector<double> entries;
   for (int r = 0; r < a.rows; ++r) {
