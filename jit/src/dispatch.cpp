@@ -16,6 +16,9 @@ using llvm::Value;
 namespace {
 
 constexpr unsigned kServicesTrapOffset = offsetof(cucpu_services, trap);
+constexpr unsigned kBlockWaits = offsetof(cucpu_services, block_waits);
+// How often a block whose threads only wait at yield points tells the runtime (a power of two).
+constexpr uint32_t kWaitReport = 64;
 
 } // namespace
 
@@ -60,6 +63,7 @@ void KernelLowering::emitDispatch() {
     // while they have yet to reach it; one masked run takes them through the loop's implicit
     // barriers to a real one or to their exit.
     Value *next = every ? nb : nextYield(inLoopFirst(nb));
+    countWaits(next);
     auto *sw = b.CreateSwitch(next, done, regions_.size());
     for (size_t k = 1; k < regions_.size(); ++k)
       sw->addCase(b.getInt32(static_cast<uint32_t>(k)),
@@ -76,20 +80,6 @@ Value *KernelLowering::nextYield(Value *chosen) {
   if (!yields_)
     return chosen;
   auto *i32 = b.getInt32Ty();
-  std::vector<uint8_t> flags;
-  for (const auto &r : regions_)
-    flags.push_back(r.yield ? 1 : 0);
-  auto *init = llvm::ConstantDataArray::get(ctx, flags);
-  auto *table = new llvm::GlobalVariable(*ms.mod, init->getType(), true,
-                                         llvm::GlobalValue::PrivateLinkage, init, "yield.regions");
-  auto isYield = [&](Value *st) {
-    Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
-    Value *flag = b.CreateLoad(
-        b.getInt8Ty(),
-        b.CreateGEP(b.getInt8Ty(), table,
-                    b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
-    return b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0)));
-  };
   if (!lastYield_) {
     llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
     lastYield_ = eb.CreateAlloca(i32, nullptr, "last.yield");
@@ -100,7 +90,7 @@ Value *KernelLowering::nextYield(Value *chosen) {
       nthreads_, {b.getInt32(kExited), b.getInt32(kExited)},
       [&](Value *t, const std::vector<Value *> &a) -> std::vector<Value *> {
         Value *st = b.CreateLoad(i32, threadSlot(stateOff_, 4, t));
-        Value *y = isYield(st);
+        Value *y = isYieldState(st);
         Value *after = b.CreateAnd(y, b.CreateICmpSGT(st, last));
         return {
             b.CreateSelect(after, b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a[0], st), a[0]),
@@ -108,9 +98,57 @@ Value *KernelLowering::nextYield(Value *chosen) {
       },
       "yield.scan");
   Value *pick = b.CreateSelect(b.CreateICmpNE(best[0], b.getInt32(kExited)), best[0], best[1]);
-  Value *result = b.CreateSelect(isYield(chosen), pick, chosen);
-  b.CreateStore(b.CreateSelect(isYield(chosen), pick, last), lastYield_);
+  Value *result = b.CreateSelect(isYieldState(chosen), pick, chosen);
+  b.CreateStore(b.CreateSelect(isYieldState(chosen), pick, last), lastYield_);
   return result;
+}
+
+// Whether resume state `st` is a yield region.
+Value *KernelLowering::isYieldState(Value *st) {
+  if (!yieldTable_) {
+    std::vector<uint8_t> flags;
+    for (const auto &r : regions_)
+      flags.push_back(r.yield ? 1 : 0);
+    auto *init = llvm::ConstantDataArray::get(ctx, flags);
+    yieldTable_ = new llvm::GlobalVariable(*ms.mod, init->getType(), true,
+                                           llvm::GlobalValue::PrivateLinkage, init,
+                                           "yield.regions");
+  }
+  Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
+  Value *flag = b.CreateLoad(
+      b.getInt8Ty(),
+      b.CreateGEP(b.getInt8Ty(), yieldTable_,
+                  b.CreateZExt(b.CreateSelect(valid, st, b.getInt32(0)), b.getInt64Ty())));
+  return b.CreateAnd(valid, b.CreateICmpNE(flag, b.getInt8(0)));
+}
+
+// Counts the dispatches in a row that run a yield region (`next`): the block's threads all wait
+// for something, and every kWaitReport rounds the runtime may run other blocks meanwhile
+// (cucpu_services.block_waits). Any other region resets the count.
+void KernelLowering::countWaits(Value *next) {
+  if (!yields_)
+    return;
+  auto *i32 = b.getInt32Ty();
+  if (!waitRounds_) {
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    waitRounds_ = eb.CreateAlloca(i32, nullptr, "wait.rounds");
+    eb.CreateStore(eb.getInt32(0), waitRounds_);
+  }
+  Value *waiting = isYieldState(next);
+  Value *rounds = b.CreateSelect(waiting, b.CreateAdd(b.CreateLoad(i32, waitRounds_), b.getInt32(1)),
+                                 b.getInt32(0));
+  b.CreateStore(rounds, waitRounds_);
+  Value *report = b.CreateAnd(
+      waiting, b.CreateICmpEQ(b.CreateAnd(rounds, b.getInt32(kWaitReport - 1)), b.getInt32(0)));
+  BasicBlock *call = BasicBlock::Create(ctx, "block.waits", f_);
+  BasicBlock *cont = BasicBlock::Create(ctx, "block.waits.done", f_);
+  b.CreateCondBr(report, call, cont);
+  b.SetInsertPoint(call);
+  auto *fnTy =
+      llvm::FunctionType::get(b.getVoidTy(), {llvm::PointerType::get(ctx, 0), i32}, false);
+  b.CreateCall(fnTy, serviceFunction(kBlockWaits), {launch_, rounds});
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
 }
 
 // The smallest state of a thread waiting at an implicit (loop) barrier, else `smallest`.

@@ -71,6 +71,7 @@ void KernelLowering::emitWarpScheduler() {
     nb = pickWithNamedBarriers(nb, together);
   }
   nb = nextYield(nb);
+  countWaits(nb);
   emitBarrierReductions(nb);
   BasicBlock *scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);

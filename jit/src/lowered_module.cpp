@@ -9,7 +9,7 @@
 
 namespace cucpu::jit {
 namespace {
-constexpr char kMagic[8] = {'C', 'U', 'C', 'P', 'U', 'L', 'M', '1'};
+constexpr char kMagic[8] = {'C', 'U', 'C', 'P', 'U', 'L', 'M', '2'};
 constexpr size_t kChecksumBytes = 16;
 
 // Every field of a KernelInfo, in format order.
@@ -28,6 +28,7 @@ template <class K, class F> void kernelFields(K &k, F &&f) {
   f(k.numRegs);
   f(k.regions);
   f(k.warpScheduled);
+  f(k.blocksMayWait);
   f(k.ptxVersion);
 }
 static_assert(sizeof(KernelInfo) == 128,

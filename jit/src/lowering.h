@@ -285,7 +285,11 @@ private:
   llvm::Value *inLoopFirst(llvm::Value *smallest); // threads apart: loops before barriers
   // Threads waiting at yield points take turns: the next such region after the last one run.
   llvm::Value *nextYield(llvm::Value *chosen);
+  llvm::Value *isYieldState(llvm::Value *st);
+  void countWaits(llvm::Value *next); // reports blocks that only wait (block_waits)
   llvm::AllocaInst *lastYield_ = nullptr;
+  llvm::AllocaInst *waitRounds_ = nullptr;
+  llvm::GlobalVariable *yieldTable_ = nullptr;
   bool yields_ = false; // the kernel has yield points
   void findRegionDefs();
   void emitDispatch(); // block mode: picks the next region after any region's thread loop

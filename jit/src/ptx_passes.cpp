@@ -8,6 +8,7 @@ void run(ptx::Module &m) {
     if (f.hasBody) {
       expandVectorRegisters(f);
       splitGuardedSync(f);
+      markSpinLoops(f);
     }
   const auto taken = addressTakenFunctions(m);
   for (auto &f : m.functions)

@@ -13,9 +13,11 @@ namespace cucpu::jit::passes {
 bool isWarpSync(const ptx::Instruction &in);
 // The warp-level matrix instructions among them: mma, wmma.mma, ldmatrix, stmatrix, movmatrix.
 bool isMatrixSync(const ptx::Instruction &in);
-// Where a thread waits for others without a barrier (mbarrier.test_wait/try_wait): the lowering
-// lets the block's other threads run there.
+// Where a thread waits for others without a barrier (nanosleep, mbarrier.test_wait/try_wait):
+// the lowering lets the block's other threads, and the runtime other blocks, run there.
 bool isYieldPoint(const ptx::Instruction &in);
+// Opcodes whose operands are all sources (no destination register).
+bool writesNoRegister(ptx::Op op);
 
 // `@p call ...` and guarded synchronisation points (`@p bar.sync 0`, `@p shfl.sync ...`) become
 // `@!p bra $guard.skip<n>; <the instruction, unguarded>; $guard.skip<n>:`, so the call can be
@@ -38,6 +40,15 @@ std::vector<const ptx::Function *> addressTakenFunctions(const ptx::Module &m);
 // bra $icall<n>_end;`.
 void expandIndirectCalls(const ptx::Module &m, ptx::Function &f,
                          const std::vector<const ptx::Function *> &taken);
+
+// A loop that polls memory (whether it goes round again depends on a value it loads with
+// ld.volatile/.relaxed/.acquire/.mmio/.cv or gets from an atom in the loop; no mbarrier wait in
+// it) waits at a yield point on its way round: each backward branch to its head `@p bra L`
+// becomes `@!p bra $spin.skip<n>; nanosleep.u32 0; bra L; $spin.skip<n>:`, and the loop's own
+// nanosleeps go. Spin-waiting threads then let the threads and blocks they wait for run
+// (Volta's forward progress), and a poll that succeeds at once costs nothing. A nanosleep in no
+// loop (a delay before a first poll) goes too: it waits for nothing.
+void markSpinLoops(ptx::Function &f);
 
 // Every pass above, in order, over every function with a body.
 void run(ptx::Module &m);

@@ -15,24 +15,6 @@
 
 namespace cucpu::jit {
 
-namespace {
-
-// Opcodes whose operands are all sources (no destination register).
-bool hasNoDest(Op op) {
-  static constexpr Op kOps[] = {Op::st,         Op::red,       Op::bar,       Op::barrier,
-                                Op::bra,        Op::ret,       Op::exit,      Op::membar,
-                                Op::fence,      Op::prefetch,  Op::prefetchu, Op::trap,
-                                Op::brkpt,      Op::nanosleep, Op::call,      Op::pmevent,
-                                Op::discard,    Op::stmatrix,  Op::cp,        Op::griddepcontrol,
-                                Op::setmaxnreg, Op::sust,      Op::sured};
-  for (Op k : kOps)
-    if (op == k)
-      return true;
-  return false;
-}
-
-} // namespace
-
 // Basic blocks from the flat statement list. Every synchronisation point (block barrier or
 // warp-level sync instruction) is a block of its own that starts a region; so is an implicit
 // barrier at the head of each loop in `loopHeads` (labels), and a warp-level step before an
@@ -121,6 +103,7 @@ void KernelLowering::formBlocks(const std::set<std::string> &loopHeads,
   // give the same results; it is also the slower, more general one).
   warpMode_ |= loweringSwitches().forceWarp;
   info_.warpScheduled = warpMode_;
+  info_.blocksMayWait = yields_;
 }
 
 void KernelLowering::buildBlocks() {
@@ -182,7 +165,7 @@ std::optional<int64_t> KernelLowering::constantRegister(const std::string &name)
   int defs = 0;
   for (const auto &st : flat_) {
     const auto *in = std::get_if<ptx::Instruction>(&st);
-    if (!in || in->operands.empty() || hasNoDest(in->op))
+    if (!in || in->operands.empty() || passes::writesNoRegister(in->op))
       continue;
     const ptx::Operand &d = in->operands[0];
     bool defines = d.name2 == name || (d.kind == K::Reg && d.name == name);
@@ -231,7 +214,7 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
       in.op == Op::call && !in.operands.empty() && in.operands[0].kind == ptx::Operand::Kind::List;
   for (size_t i = 0; i < in.operands.size(); ++i) {
     bool barRed = (in.op == Op::bar || in.op == Op::barrier) && in.has(Mod::red);
-    bool isDef = (i == 0 && (!hasNoDest(in.op) || barRed)) || (i == 0 && callWithReturn);
+    bool isDef = (i == 0 && (!passes::writesNoRegister(in.op) || barRed)) || (i == 0 && callWithReturn);
     visit(in.operands[i], isDef);
   }
   if (!defs && in.guard)

@@ -1,4 +1,5 @@
-// PTX pass: guarded calls and synchronisation points become branches around unguarded ones.
+// PTX pass: guarded calls and synchronisation points become branches around unguarded ones;
+// the classifications of instructions the passes and the lowering share.
 #include "ptx_build.h"
 #include "ptx_passes.h"
 
@@ -18,7 +19,21 @@ bool isWarpSync(const ptx::Instruction &in) {
 }
 
 bool isYieldPoint(const ptx::Instruction &in) {
-  return in.op == Op::mbarrier && (in.has(ptx::Mod::test_wait) || in.has(ptx::Mod::try_wait));
+  return in.op == Op::nanosleep ||
+         (in.op == Op::mbarrier && (in.has(ptx::Mod::test_wait) || in.has(ptx::Mod::try_wait)));
+}
+
+bool writesNoRegister(Op op) {
+  static constexpr Op kOps[] = {Op::st,         Op::red,       Op::bar,       Op::barrier,
+                                Op::bra,        Op::ret,       Op::exit,      Op::membar,
+                                Op::fence,      Op::prefetch,  Op::prefetchu, Op::trap,
+                                Op::brkpt,      Op::nanosleep, Op::call,      Op::pmevent,
+                                Op::discard,    Op::stmatrix,  Op::cp,        Op::griddepcontrol,
+                                Op::setmaxnreg, Op::sust,      Op::sured};
+  for (Op k : kOps)
+    if (op == k)
+      return true;
+  return false;
 }
 
 bool isMatrixSync(const ptx::Instruction &in) {

@@ -3,6 +3,7 @@
 #include "device_arena.h"
 #include "sampler.h"
 
+#include "cucpu/exec/block_fibers.h"
 #include "cucpu/exec/fault.h"
 #include "cucpu/support/log.h"
 
@@ -282,6 +283,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.surface = &ServiceCalls::surface;
   table_.image_query = &ServiceCalls::imageQuery;
   table_.grid_sync = &ServiceCalls::gridSync;
+  table_.block_waits = [](const cucpu_launch *, uint32_t rounds) { exec::blockWaits(rounds); };
   table_.context = this;
 }
 

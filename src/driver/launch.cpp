@@ -178,6 +178,7 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   job.scratchBytes = size_t(k.scratchBytesPerThread) * nthreads;
   job.memoryAlign = k.blockMemoryAlign;
   job.maxThreads = ctx->workerLimit;
+  job.blocksMayWait = k.blocksMayWait;
   log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
              cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
              cfg.sharedBytes);

@@ -1,6 +1,7 @@
 // The persistent worker pool: workers take chunks of block indices from an atomic counter.
 #include "cucpu/exec/thread_pool.h"
 
+#include "cucpu/exec/block_fibers.h"
 #include "cucpu/exec/arena.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
@@ -15,12 +16,13 @@
 
 namespace cucpu::exec {
 
-struct ThreadPool::Current {
+struct ThreadPool::Current final : BlockSource {
   GridJob job;
   uint64_t total = 0;
   uint64_t chunk = 1;
   std::atomic<uint64_t> next{0};
   std::atomic<bool> outOfMemory{false};
+  std::atomic<bool> faulted{false};
   std::mutex faultMutex;
   Fault fault;       // the first fault of the grid
   unsigned busy = 0; // workers inside drain() for this grid (guarded by the pool's mutex)
@@ -30,6 +32,9 @@ struct ThreadPool::Current {
       return {GridStatus::Fault, fault};
     return {outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok, {}};
   }
+  bool blocksLeft() const override { return next.load(std::memory_order_relaxed) < total; }
+  bool stopped() const override { return faulted.load(std::memory_order_relaxed); }
+  void runBlocks(uint8_t *memory) override;
 };
 
 namespace {
@@ -101,28 +106,34 @@ void ThreadPool::drain(Current &cur) {
   thread_local Arena arena;
   const GridJob &job = cur.job;
   const size_t align = std::max<size_t>(64, job.memoryAlign);
-  size_t sharedBytes = (job.sharedBytes + align - 1) & ~(align - 1);
+  const size_t sharedBytes = (job.sharedBytes + align - 1) & ~(align - 1);
   uint8_t *mem = arena.reserve(sharedBytes + job.scratchBytes, align);
   if (!mem) {
     cur.outOfMemory = true;
     return;
   }
+  runBlocksWithFibers(cur, mem, sharedBytes + job.scratchBytes, align);
+}
+
+void ThreadPool::Current::runBlocks(uint8_t *memory) {
+  const size_t align = std::max<size_t>(64, job.memoryAlign);
   cucpu_block blk{};
-  blk.shared = mem;
-  blk.scratch = mem + sharedBytes;
+  blk.shared = memory;
+  blk.scratch = memory + ((job.sharedBytes + align - 1) & ~(align - 1));
   const uint32_t gx = job.launch->grid[0], gy = job.launch->grid[1];
   WorkerFaultState &fs = tlsFault;
   for (;;) {
-    uint64_t begin = cur.next.fetch_add(cur.chunk, std::memory_order_relaxed);
-    if (begin >= cur.total)
+    uint64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+    if (begin >= total)
       return;
-    uint64_t end = std::min(begin + cur.chunk, cur.total);
+    uint64_t end = std::min(begin + chunk, total);
     // A fault in generated code (signal, trap, assert) jumps back here.
     if (sigsetjmp(fs.jump, 0)) {
-      std::lock_guard lk(cur.faultMutex);
-      if (cur.fault.kind == FaultKind::None)
-        cur.fault = fs.fault;
-      cur.next.store(cur.total, std::memory_order_relaxed); // start no more blocks
+      std::lock_guard lk(faultMutex);
+      if (fault.kind == FaultKind::None)
+        fault = fs.fault;
+      faulted.store(true, std::memory_order_relaxed);
+      next.store(total, std::memory_order_relaxed); // start no more blocks
       return;
     }
     fs.armed = true;
@@ -147,7 +158,9 @@ GridResult ThreadPool::run(const GridJob &job) {
   if (cur.total == 0)
     return {};
   const unsigned parallel = job.maxThreads ? std::min(job.maxThreads, threads()) : threads();
-  cur.chunk = std::max<uint64_t>(1, cur.total / (uint64_t(parallel) * 8));
+  // Blocks that may wait for others are taken one at a time, so a block waiting on a later one
+  // never holds it back in its own chunk.
+  cur.chunk = job.blocksMayWait ? 1 : std::max<uint64_t>(1, cur.total / (uint64_t(parallel) * 8));
   if (workers_.empty() || parallel == 1 || cur.total <= cur.chunk) {
     drain(cur); // one chunk: no worker needs waking
     return cur.result();

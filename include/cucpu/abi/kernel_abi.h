@@ -118,6 +118,10 @@ typedef struct cucpu_services {
    * grid barrier (one thread of each block calls) and returns when every block has. Returns 0. */
   int32_t (*grid_sync)(const struct cucpu_launch *l, uint64_t handle, uint32_t op,
                        const uint32_t *where);
+  /* Every thread of the block has waited `rounds` rounds in a row at yield points (spin loops,
+   * nanosleep, mbarrier waits) without progress: the worker may run other blocks meanwhile and
+   * come back. Called every 64 rounds. Ends the block when the grid has faulted. */
+  void (*block_waits)(const struct cucpu_launch *l, uint32_t rounds);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 

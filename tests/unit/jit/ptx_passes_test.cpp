@@ -145,6 +145,98 @@ TEST(PtxPasses, ExpandVectorRegistersNamesTheComponents) {
       "ret;\n");
 }
 
+void markSpinLoops(const cucpu::ptx::Module &, cucpu::ptx::Function &k) {
+  cucpu::jit::passes::markSpinLoops(k);
+}
+
+// Loops that go round again on a polled value wait at a yield point on their way round: a
+// volatile load deciding the back edge (through a conversion), an atomic deciding an exit branch
+// (the back edge unguarded), an acquire load in a loop with its own nanosleep (which goes). A
+// nanosleep in no loop goes too.
+TEST(PtxPasses, MarkSpinLoopsYieldsWhereLoopsPollMemory) {
+  const std::string in = ".reg .pred %p<3>;\n"
+                         ".reg .b32 %r<4>;\n"
+                         ".reg .b64 %rd<2>;\n"
+                         "nanosleep.u32 1180;\n"
+                         "$wait:\n"
+                         "ld.volatile.shared.u32 %r1, [%rd1];\n"
+                         "and.b32 %r2, %r1, 1;\n"
+                         "setp.eq.s32 %p1, %r2, 0;\n"
+                         "@%p1 bra $wait;\n"
+                         "$lock:\n"
+                         "atom.global.cas.b32 %r3, [%rd1], 0, 1;\n"
+                         "setp.eq.s32 %p2, %r3, 0;\n"
+                         "@%p2 bra $locked;\n"
+                         "bra.uni $lock;\n"
+                         "$locked:\n"
+                         "$acquire:\n"
+                         "nanosleep.u32 268;\n"
+                         "ld.acquire.gpu.global.u32 %r1, [%rd1];\n"
+                         "setp.ne.s32 %p1, %r1, 7;\n"
+                         "@!%p1 bra $done;\n"
+                         "bra.uni $acquire;\n"
+                         "$done:\n"
+                         "ret;\n";
+  EXPECT_EQ(after(in, markSpinLoops), ".reg .pred %p<3>;\n"
+                                      ".reg .b32 %r<4>;\n"
+                                      ".reg .b64 %rd<2>;\n"
+                                      "$wait:\n"
+                                      "ld.volatile.shared.u32 %r1, [%rd1];\n"
+                                      "and.b32 %r2, %r1, 1;\n"
+                                      "setp.eq.s32 %p1, %r2, 0;\n"
+                                      "@!%p1 bra $spin.skip0;\n"
+                                      "nanosleep.u32 0;\n"
+                                      "bra $wait;\n"
+                                      "$spin.skip0:\n"
+                                      "$lock:\n"
+                                      "atom.global.cas.b32 %r3, [%rd1], 0, 1;\n"
+                                      "setp.eq.s32 %p2, %r3, 0;\n"
+                                      "@%p2 bra $locked;\n"
+                                      "nanosleep.u32 0;\n"
+                                      "bra.uni $lock;\n"
+                                      "$locked:\n"
+                                      "$acquire:\n"
+                                      "ld.acquire.gpu.global.u32 %r1, [%rd1];\n"
+                                      "setp.ne.s32 %p1, %r1, 7;\n"
+                                      "@!%p1 bra $done;\n"
+                                      "nanosleep.u32 0;\n"
+                                      "bra.uni $acquire;\n"
+                                      "$done:\n"
+                                      "ret;\n");
+}
+
+// Not spin loops: a loop summing volatile loads (the count decides, not the values; a branch on a
+// value that stays inside the loop), a loop polling with plain loads, one waiting at an mbarrier
+// (its own yield point; its nanosleep stays), a forward branch on a volatile value.
+TEST(PtxPasses, MarkSpinLoopsLeavesOtherLoopsAlone) {
+  const std::string in = ".reg .pred %p<3>;\n"
+                         ".reg .b32 %r<5>;\n"
+                         ".reg .b64 %rd<3>;\n"
+                         "$sum:\n"
+                         "ld.volatile.global.u32 %r1, [%rd1];\n"
+                         "setp.eq.s32 %p2, %r1, 0;\n"
+                         "@%p2 bra $skip;\n"
+                         "add.s32 %r2, %r2, %r1;\n"
+                         "$skip:\n"
+                         "add.s32 %r3, %r3, 1;\n"
+                         "setp.lt.s32 %p1, %r3, 10;\n"
+                         "@%p1 bra $sum;\n"
+                         "$plain:\n"
+                         "ld.global.u32 %r1, [%rd1];\n"
+                         "setp.eq.s32 %p1, %r1, 0;\n"
+                         "@%p1 bra $plain;\n"
+                         "$phase:\n"
+                         "nanosleep.u32 100;\n"
+                         "mbarrier.test_wait.shared.b64 %p1, [%rd1], %rd2;\n"
+                         "@!%p1 bra $phase;\n"
+                         "ld.volatile.global.u32 %r4, [%rd1];\n"
+                         "setp.eq.s32 %p1, %r4, 0;\n"
+                         "@%p1 bra $end;\n"
+                         "$end:\n"
+                         "ret;\n";
+  EXPECT_EQ(after(in, markSpinLoops), in);
+}
+
 TEST(PtxPrinter, OperandsRoundTrip) {
   const std::string in = ".reg .b64 %rd<3>;\n"
                          ".reg .v4 .f32 %v;\n"

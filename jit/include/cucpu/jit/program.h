@@ -40,6 +40,7 @@ struct KernelInfo {
   uint32_t numRegs = 0;       // register pressure of the PTX, within .maxnreg (NUM_REGS)
   uint32_t regions = 1;       // barrier-delimited regions of the block function
   bool warpScheduled = false; // runs warp by warp (warp-level sync points) or block-wide
+  bool blocksMayWait = false; // has yield points: its threads may wait for other blocks' work
   uint32_t ptxVersion = 0;    // CU_FUNC_ATTRIBUTE_PTX_VERSION: the .target (sm_75 -> 75), as a GPU
   bool operator==(const KernelInfo &) const = default;
 };

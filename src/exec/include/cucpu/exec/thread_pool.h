@@ -21,6 +21,7 @@ struct GridJob {
   size_t scratchBytes = 0; // scratch per block
   size_t memoryAlign = 64; // both start at multiples of this (a power of two)
   unsigned maxThreads = 0; // threads that may run its blocks at once (0: all of the pool's)
+  bool blocksMayWait = false; // its threads may wait for other blocks (yield points)
 };
 
 // Outcome of running a grid. After a fault, blocks not yet started are not run.
