@@ -27,12 +27,13 @@ if [ "$what" = tsan ] || [ "$what" = all ]; then
   cmake --build build-tsan -j "$jobs" --target exec_tests e2e_services_tests e2e_cooperative_tests
   # Jumping out of a signal handler confuses TSan: the fault tests run under ASan instead.
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" --output-on-failure \
-    -R 'ThreadPool|Services|Cooperative' -E 'ThreadPoolFaults'
+    -R 'ThreadPool|BlockFibers|Services|Cooperative' -E 'ThreadPoolFaults|AFaultEnds'
   # nvcc-built multithreaded programs (from the normal build) on the TSan library. A stream's
   # executor lingers after its work and may still exist at exit: thread leaks are not reported.
   tsan="$(gcc -print-file-name=libtsan.so)"
   for p in threads_shared_context_static_default streams_callbacks_shared_default \
-           reduction_events_shared_default textures_shared_default; do
+           reduction_events_shared_default textures_shared_default forward_progress \
+           dynamic_parallelism; do
     [ -x "build/tests/runtime/$p" ] || continue
     out=$(TSAN_OPTIONS=halt_on_error=1:report_thread_leaks=0 \
           LD_PRELOAD="$tsan:$PWD/build-tsan/lib/libcuda.so.1" "build/tests/runtime/$p" 2>&1)

@@ -22,6 +22,7 @@ constexpr unsigned kMalloc = offsetof(cucpu_services, malloc);
 constexpr unsigned kFree = offsetof(cucpu_services, free);
 constexpr unsigned kBadCall = offsetof(cucpu_services, bad_call);
 constexpr unsigned kGridSync = offsetof(cucpu_services, grid_sync);
+constexpr unsigned kDeviceRuntime = offsetof(cucpu_services, device_runtime);
 
 } // namespace
 
@@ -136,11 +137,18 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
                            {launch_, arg(0, i64), arg(1, i32), threadWhere()}));
     return true;
   }
-  // The CUDA device runtime's launch functions (nvcc's -rdc=true code for `kernel<<<...>>>` in
-  // device code): kernels launching kernels is a feature cucpu lacks, not a broken input.
+  if (callee == kDeviceRuntimeFunction) { // device_runtime.cpp's dynamic-parallelism functions
+    auto *fnTy = llvm::FunctionType::get(i64, {ptrTy, i32, ptrTy, ptrTy}, false);
+    setReturn(b.CreateCall(fnTy, serviceFunction(kDeviceRuntime),
+                           {launch_, arg(0, i32), b.CreateIntToPtr(arg(1, i64), ptrTy),
+                            threadWhere()}));
+    return true;
+  }
+  // The device runtime functions device_runtime.cpp does not supply (device-side memcpy and
+  // memset, events, graphs): a feature cucpu lacks, not a broken input.
   if (callee.starts_with("__cudaCDP") || callee.starts_with("cudaGetParameterBuffer") ||
       callee.starts_with("cudaLaunchDevice"))
-    throwUnsupported(in.loc, "device-side kernel launch (dynamic parallelism: '" + callee + "')");
+    throwUnsupported(in.loc, "device runtime function '" + callee + "' (dynamic parallelism)");
   // An extern function no input defines (NVIDIA's driver: CUDA_ERROR_INVALID_PTX, "Unresolved
   // extern function").
   throwInvalid(in.loc, "unresolved extern function '" + callee + "'");

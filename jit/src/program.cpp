@@ -127,6 +127,7 @@ struct Program::Impl {
   std::unordered_map<std::string, std::pair<std::string, size_t>> globals;
   std::unordered_set<std::string> managed; // .attribute(.managed) variables
   std::vector<std::string> unresolvedExterns;
+  std::unordered_map<uint64_t, size_t> kernelAddresses; // kernelAt's, filled at its first call
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -458,6 +459,24 @@ bool Program::isManaged(std::string_view name) const {
 
 const std::vector<std::string> &Program::unresolvedExterns() const {
   return impl_->unresolvedExterns;
+}
+
+const KernelInfo *Program::kernelAt(uint64_t address) {
+  std::lock_guard lk(impl_->mutex);
+  if (impl_->kernelAddresses.empty())
+    for (size_t i = 0; i < impl_->kernels.size(); ++i) {
+      // Every function's address is its marker variable (kernel_layout.cpp).
+      auto sym = engine(nullptr)->lookup(*impl_->dylib,
+                                         std::string(kSymbolPrefix) + "fn." + impl_->kernels[i].name);
+      if (!sym) {
+        log::error(log::Component::Jit, "looking up kernel {}: {}", impl_->kernels[i].name,
+                   llvm::toString(sym.takeError()));
+        continue;
+      }
+      impl_->kernelAddresses[sym->getValue()] = i;
+    }
+  auto it = impl_->kernelAddresses.find(address);
+  return it == impl_->kernelAddresses.end() ? nullptr : &impl_->kernels[it->second];
 }
 
 Expected<std::pair<void *, size_t>> Program::global(std::string_view name) {

@@ -1,6 +1,7 @@
 // Device printf formatting, assert messages, trap, and the device heap behind malloc/free.
 #include "device_services.h"
 #include "device_arena.h"
+#include "device_launches.h"
 #include "sampler.h"
 
 #include "cucpu/exec/block_fibers.h"
@@ -266,12 +267,25 @@ struct ServiceCalls {
     if (ptr && deviceArena().release(ptr, kHeap, &size))
       self(l).heapUsed_.fetch_sub(size);
   }
+  // Dynamic parallelism's device runtime; its cudaMalloc/cudaFree are the device heap's.
+  static int64_t deviceRuntime(const cucpu_launch *l, uint32_t op, const uint64_t *args,
+                               const uint32_t *where) {
+    if (op == CUCPU_CDP_MALLOC)
+      return static_cast<int64_t>(reinterpret_cast<uintptr_t>(malloc(l, args[0])));
+    if (op == CUCPU_CDP_FREE) {
+      free(l, reinterpret_cast<void *>(args[0]));
+      return 0;
+    }
+    return self(l).launches_.call(op, args, where);
+  }
   static constexpr auto kHeap = DeviceArena::Owner::DeviceHeap;
 };
 
 LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes,
-                               std::atomic<uint64_t> &heapUsed, uint64_t heapBytes)
-    : kernel_(kernelName), printfBytes_(printfBytes), heapUsed_(heapUsed), heapBytes_(heapBytes) {
+                               std::atomic<uint64_t> &heapUsed, uint64_t heapBytes,
+                               DeviceLaunches &launches)
+    : kernel_(kernelName), printfBytes_(printfBytes), heapUsed_(heapUsed), heapBytes_(heapBytes),
+      launches_(launches) {
   table_.vprintf = &ServiceCalls::vprintf;
   table_.assert_fail = &ServiceCalls::assertFail;
   table_.trap = &ServiceCalls::trap;
@@ -284,6 +298,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.image_query = &ServiceCalls::imageQuery;
   table_.grid_sync = &ServiceCalls::gridSync;
   table_.block_waits = [](const cucpu_launch *, uint32_t rounds) { exec::blockWaits(rounds); };
+  table_.device_runtime = &ServiceCalls::deviceRuntime;
   table_.context = this;
 }
 

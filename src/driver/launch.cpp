@@ -8,6 +8,7 @@
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
+#include "device_launches.h"
 #include "device_services.h"
 
 #include <cstring>
@@ -35,6 +36,110 @@ CUresult faultError(exec::FaultKind k) {
     return CUDA_ERROR_INVALID_PC;
   default:
     return CUDA_ERROR_LAUNCH_FAILED;
+  }
+}
+
+// Runs the grid of `f` with its packed parameters; `children` gets the grids it launched from
+// device code.
+CUresult runGrid(Context *ctx, Function *f, const LaunchConfig &cfg, const void *params,
+                 LaunchTree &tree, std::vector<ChildLaunch> &children) {
+  const jit::KernelInfo &k = f->kernel();
+  const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
+  auto fn = f->module()->program().blockFunction(k, cfg.block);
+  if (!fn)
+    return static_cast<CUresult>(fn.error().code());
+
+  // Cooperative grids: every block gets a core of its own, and cooperative groups find their
+  // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address
+  // (words 0-7: nvcc's inline barrier; 8-9: the device runtime's, device_services.cpp).
+  alignas(64) uint32_t workspace[16] = {};
+  uint32_t envregs[32] = {};
+  if (cfg.cooperative) {
+    auto ws = reinterpret_cast<uintptr_t>(workspace);
+    envregs[1] = static_cast<uint32_t>(ws >> 32);
+    envregs[2] = static_cast<uint32_t>(ws);
+  }
+  cucpu_launch launch{};
+  for (int d = 0; d < 3; ++d) {
+    launch.grid[d] = cfg.grid[d];
+    launch.block[d] = cfg.block[d];
+  }
+  launch.params = params;
+  launch.dyn_shared_bytes = cfg.sharedBytes;
+  launch.nthreads = static_cast<uint32_t>(nthreads);
+  launch.envreg = envregs;
+  // One 4-byte word stored per thread already overflows the cache: let whole-line stores stream.
+  // (Blocks against words per block: the grid's thread count can exceed 64 bits.)
+  const uint64_t blocks = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2];
+  const uint64_t words = exec::lastLevelCacheBytes() / 4;
+  if (blocks >= (words + nthreads - 1) / nthreads)
+    launch.flags |= CUCPU_LAUNCH_STREAMING_STORES;
+  ctx->reserveStack(k.localBytesPerThread);
+  size_t printfBytes = 0, heapBytes = 0;
+  ctx->limit(CU_LIMIT_PRINTF_FIFO_SIZE, &printfBytes);
+  ctx->limit(CU_LIMIT_MALLOC_HEAP_SIZE, &heapBytes);
+  DeviceLaunches launches(ctx, f, tree);
+  LaunchServices services(k.name, printfBytes, ctx->deviceHeapUsed(), heapBytes, launches);
+  launch.services = services.table();
+  exec::GridJob job;
+  job.fn = *fn;
+  job.launch = &launch;
+  job.sharedBytes = size_t(k.dynamicSharedOffset) + cfg.sharedBytes;
+  job.scratchBytes = size_t(k.scratchBytesPerThread) * nthreads;
+  job.memoryAlign = k.blockMemoryAlign;
+  job.maxThreads = ctx->workerLimit;
+  job.blocksMayWait = k.blocksMayWait;
+  log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
+             cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
+             cfg.sharedBytes);
+  exec::GridResult result = cfg.cooperative ? pool().runCooperative(job) : pool().run(job);
+  services.flush();
+  if (result.status == exec::GridStatus::OutOfMemory)
+    return fail(CUDA_ERROR_OUT_OF_MEMORY,
+                "the grid's local or shared memory could not be allocated");
+  if (result.status == exec::GridStatus::Fault) {
+    // As on a GPU the launch itself succeeds; the context now reports the fault on every call.
+    CUresult e = faultError(result.fault.kind);
+    log::error(log::Component::Exec, "kernel {} faulted (CUresult {}){}", k.name,
+               static_cast<int>(e),
+               result.fault.kind == exec::FaultKind::IllegalAddress
+                   ? fmt::format(": illegal access to address {:#x}", result.fault.address)
+                   : std::string());
+    ctx->setStickyError(e);
+  }
+  children = launches.takeLaunched();
+  return CUDA_SUCCESS;
+}
+
+// The grids launched from device code, depth first: a child's own children run before its next
+// sibling (a child grid is complete only when its descendants are), tail launches after their
+// siblings. A launch stays pending until it is complete.
+void runChildren(Context *ctx, LaunchTree &tree, std::vector<ChildLaunch> children) {
+  struct Level {
+    std::vector<ChildLaunch> children;
+    size_t next = 0;
+  };
+  std::vector<Level> levels;
+  if (!children.empty())
+    levels.push_back({std::move(children)});
+  while (!levels.empty()) {
+    if (levels.back().next == levels.back().children.size()) {
+      levels.pop_back();
+      if (!levels.empty()) // the launch whose children these were is complete
+        tree.pending.fetch_sub(1);
+      continue;
+    }
+    ChildLaunch &c = levels.back().children[levels.back().next++];
+    std::vector<ChildLaunch> grand;
+    if (ctx->stickyError() == CUDA_SUCCESS)
+      if (CUresult r = runGrid(ctx, c.function, c.config, c.buffer.get(), tree, grand);
+          r != CUDA_SUCCESS)
+        log::error(log::Component::Exec, "a device-side launch of {} failed (CUresult {})",
+                   c.function->name(), static_cast<int>(r));
+    if (grand.empty())
+      tree.pending.fetch_sub(1);
+    else
+      levels.push_back({std::move(grand)});
   }
 }
 
@@ -96,7 +201,6 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   if (CUresult r = validateLaunch(f, cfg); r != CUDA_SUCCESS)
     return r;
   const jit::KernelInfo &k = f->kernel();
-  const uint64_t nthreads = uint64_t(cfg.block[0]) * cfg.block[1] * cfg.block[2];
 
   alignas(16) uint8_t params[kMaxParamBytes + 4];
   if (kernelParams) {
@@ -136,67 +240,14 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
                 k.params.size());
   }
 
-  auto fn = f->module()->program().blockFunction(k, cfg.block);
-  if (!fn)
-    return static_cast<CUresult>(fn.error().code());
-
-  // Cooperative grids: every block gets a core of its own, and cooperative groups find their
-  // grid barrier through %envreg1 (high half) and %envreg2 (low half) of the workspace address
-  // (words 0-7: nvcc's inline barrier; 8-9: the device runtime's, device_services.cpp).
-  alignas(64) uint32_t workspace[16] = {};
-  uint32_t envregs[32] = {};
-  if (cfg.cooperative) {
-    auto ws = reinterpret_cast<uintptr_t>(workspace);
-    envregs[1] = static_cast<uint32_t>(ws >> 32);
-    envregs[2] = static_cast<uint32_t>(ws);
-  }
-  cucpu_launch launch{};
-  for (int d = 0; d < 3; ++d) {
-    launch.grid[d] = cfg.grid[d];
-    launch.block[d] = cfg.block[d];
-  }
-  launch.params = params;
-  launch.dyn_shared_bytes = cfg.sharedBytes;
-  launch.nthreads = static_cast<uint32_t>(nthreads);
-  launch.envreg = envregs;
-  // One 4-byte word stored per thread already overflows the cache: let whole-line stores stream.
-  // (Blocks against words per block: the grid's thread count can exceed 64 bits.)
-  const uint64_t blocks = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2];
-  const uint64_t words = exec::lastLevelCacheBytes() / 4;
-  if (blocks >= (words + nthreads - 1) / nthreads)
-    launch.flags |= CUCPU_LAUNCH_STREAMING_STORES;
-  ctx->reserveStack(k.localBytesPerThread);
-  size_t printfBytes = 0, heapBytes = 0;
-  ctx->limit(CU_LIMIT_PRINTF_FIFO_SIZE, &printfBytes);
-  ctx->limit(CU_LIMIT_MALLOC_HEAP_SIZE, &heapBytes);
-  LaunchServices services(k.name, printfBytes, ctx->deviceHeapUsed(), heapBytes);
-  launch.services = services.table();
-  exec::GridJob job;
-  job.fn = *fn;
-  job.launch = &launch;
-  job.sharedBytes = size_t(k.dynamicSharedOffset) + cfg.sharedBytes;
-  job.scratchBytes = size_t(k.scratchBytesPerThread) * nthreads;
-  job.memoryAlign = k.blockMemoryAlign;
-  job.maxThreads = ctx->workerLimit;
-  job.blocksMayWait = k.blocksMayWait;
-  log::trace(log::Component::Exec, "launch {} grid ({},{},{}) block ({},{},{}) smem {}", k.name,
-             cfg.grid[0], cfg.grid[1], cfg.grid[2], cfg.block[0], cfg.block[1], cfg.block[2],
-             cfg.sharedBytes);
-  exec::GridResult result = cfg.cooperative ? pool().runCooperative(job) : pool().run(job);
-  services.flush();
-  if (result.status == exec::GridStatus::OutOfMemory)
-    return fail(CUDA_ERROR_OUT_OF_MEMORY,
-                "the grid's local or shared memory could not be allocated");
-  if (result.status == exec::GridStatus::Fault) {
-    // As on a GPU the launch itself succeeds; the context now reports the fault on every call.
-    CUresult e = faultError(result.fault.kind);
-    log::error(log::Component::Exec, "kernel {} faulted (CUresult {}){}", k.name,
-               static_cast<int>(e),
-               result.fault.kind == exec::FaultKind::IllegalAddress
-                   ? fmt::format(": illegal access to address {:#x}", result.fault.address)
-                   : std::string());
-    ctx->setStickyError(e);
-  }
+  LaunchTree tree;
+  size_t pendingLimit = 0;
+  ctx->limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, &pendingLimit);
+  tree.pendingLimit = pendingLimit;
+  std::vector<ChildLaunch> children;
+  if (CUresult r = runGrid(ctx, f, cfg, params, tree, children); r != CUDA_SUCCESS)
+    return r;
+  runChildren(ctx, tree, std::move(children));
   return CUDA_SUCCESS;
 }
 

@@ -83,6 +83,20 @@ enum {
 /* cucpu_services.grid_sync operations. */
 enum { CUCPU_GRID_CHECK = 0, CUCPU_GRID_ARRIVE = 1 };
 
+/* cucpu_services.device_runtime operations: NVIDIA's device runtime (dynamic parallelism) as
+ * the JIT's supplied __cudaCDP2* functions call it. `args` are 64-bit slots. */
+enum {
+  CUCPU_CDP_PARAM_BUFFER = 0, /* kernel, grid x y z, block x y z, shared bytes -> buffer or 0 */
+  CUCPU_CDP_LAUNCH = 1,       /* buffer, stream -> cudaError_t */
+  CUCPU_CDP_STREAM_CREATE = 2, /* -> a new stream handle */
+  CUCPU_CDP_LAST_ERROR = 3,   /* clear (1: cudaGetLastError, 0: cudaPeekAtLastError) -> error */
+  CUCPU_CDP_GET_DEVICE = 4,   /* -> the device's ordinal */
+  CUCPU_CDP_BUFFER = 5,       /* alignment, size -> buffer or 0 (cudaGetParameterBuffer) */
+  CUCPU_CDP_LAUNCH_FUNC = 6,  /* kernel, buffer, grid x y z, block x y z, shared, stream -> error */
+  CUCPU_CDP_MALLOC = 7,       /* bytes -> pointer or 0 */
+  CUCPU_CDP_FREE = 8          /* pointer -> cudaError_t */
+};
+
 /* Services the runtime offers generated code (device printf, assert, malloc, trap). Each call
  * gets the launch record; `where` is {ctaid.x, ctaid.y, ctaid.z, tid.x, tid.y, tid.z}. */
 typedef struct cucpu_services {
@@ -122,6 +136,9 @@ typedef struct cucpu_services {
    * nanosleep, mbarrier waits) without progress: the worker may run other blocks meanwhile and
    * come back. Called every 64 rounds. Ends the block when the grid has faulted. */
   void (*block_waits)(const struct cucpu_launch *l, uint32_t rounds);
+  /* Dynamic parallelism: CUCPU_CDP_* `op` with its `args`; returns its result. */
+  int64_t (*device_runtime)(const struct cucpu_launch *l, uint32_t op, const uint64_t *args,
+                            const uint32_t *where);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 

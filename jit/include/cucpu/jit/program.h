@@ -80,6 +80,9 @@ public:
   // Extern .global/.const variables no input defines: defined here (zero), as NVIDIA's PTX
   // compiler does for one module; a link (cuLinkComplete) reports them as undefined instead.
   const std::vector<std::string> &unresolvedExterns() const;
+  // The kernel whose address generated code took (`mov.u64 %rd, kernel`, as a device-side launch
+  // does), or null when `address` is no kernel of this program.
+  const KernelInfo *kernelAt(uint64_t address);
   // Whether a module-scope variable is declared .attribute(.managed) (__managed__).
   bool isManaged(std::string_view name) const;
 
