@@ -4,6 +4,7 @@
 #include "error_text.h"
 
 #include "cucpu/driver/context.h"
+#include "cucpu/driver/error_log.h"
 #include "cucpu/support/log.h"
 
 #include <string>
@@ -73,12 +74,15 @@ std::string stickyReason(CUresult r) {
 } // namespace
 
 void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept {
-  if (!driver::reasonsWanted()) // a failing call with nothing to log (trace implies debug)
-    return;
   try {
     std::string reason = driver::takeReason();
     if (reason.empty() && r != CUDA_SUCCESS)
       reason = stickyReason(r);
+    // As NVIDIA's driver: calls before cuInit leave no message, nor a stream or event still busy.
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_INITIALIZED && r != CUDA_ERROR_NOT_READY) {
+      const char *name = cucpu_error_name(static_cast<int>(r));
+      driver::errorlog::failedCall(fn, r, name ? name : "CUDA_ERROR_UNKNOWN", reason);
+    }
     if (tracing())
       writeTrace(fn, r, args, reason);
     else if (r != CUDA_SUCCESS)

@@ -70,12 +70,15 @@ struct TracedArg {
 
 bool tracing();
 
-// Logs a call: `fn(name=value, ...) -> result: reason` when the api logger is at trace level,
-// otherwise a failing call as `fn -> NAME (code): reason` at debug level. Takes the call's reason.
+// Logs a call: a failing one in the error log (cuLogs*) and at debug level as
+// `fn -> NAME (code): reason`; every call as `fn(name=value, ...) -> result: reason` when the api
+// logger is at trace level. Takes the call's reason.
 void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept;
 inline void traceCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) noexcept {
-  if (r != CUDA_SUCCESS || driver::reasonsWanted())
+  if (r != CUDA_SUCCESS || tracing())
     logCall(fn, r, args);
+  else
+    driver::discardReason();
 }
 
 } // namespace cucpu::api

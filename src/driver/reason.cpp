@@ -16,4 +16,6 @@ void setReason(fmt::string_view format, fmt::format_args args) {
 
 std::string takeReason() { return std::exchange(pending, std::string()); }
 
+void discardReason() { pending.clear(); }
+
 } // namespace cucpu::driver
