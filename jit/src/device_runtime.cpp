@@ -1,8 +1,8 @@
 // The cooperative-groups syscalls of NVIDIA's device runtime, cudaGraphSetConditional and the
-// dynamic-parallelism functions (__cudaCDP2*), written in PTX. The grid's handle is the cooperative launch's workspace (%envreg1:%envreg2, zero in
-// other launches); a handle that is not ends the grid with CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU.
-// A grid barrier is one thread per block calling cucpu_services.grid_sync between two block
-// barriers.
+// dynamic-parallelism functions (__cudaCDP2*), written in PTX. The grid's handle is the cooperative
+// launch's workspace (%envreg1:%envreg2, zero in other launches); a handle that is not ends the
+// grid with CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU. A grid barrier is one thread per block calling
+// cucpu_services.grid_sync between two block barriers.
 #include "device_runtime.h"
 
 #include "cucpu/support/log.h"

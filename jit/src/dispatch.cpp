@@ -110,9 +110,8 @@ Value *KernelLowering::isYieldState(Value *st) {
     for (const auto &r : regions_)
       flags.push_back(r.yield ? 1 : 0);
     auto *init = llvm::ConstantDataArray::get(ctx, flags);
-    yieldTable_ = new llvm::GlobalVariable(*ms.mod, init->getType(), true,
-                                           llvm::GlobalValue::PrivateLinkage, init,
-                                           "yield.regions");
+    yieldTable_ = new llvm::GlobalVariable(
+        *ms.mod, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, "yield.regions");
   }
   Value *valid = b.CreateICmpULT(st, b.getInt32(static_cast<uint32_t>(regions_.size())));
   Value *flag = b.CreateLoad(
@@ -135,8 +134,8 @@ void KernelLowering::countWaits(Value *next) {
     eb.CreateStore(eb.getInt32(0), waitRounds_);
   }
   Value *waiting = isYieldState(next);
-  Value *rounds = b.CreateSelect(waiting, b.CreateAdd(b.CreateLoad(i32, waitRounds_), b.getInt32(1)),
-                                 b.getInt32(0));
+  Value *rounds = b.CreateSelect(
+      waiting, b.CreateAdd(b.CreateLoad(i32, waitRounds_), b.getInt32(1)), b.getInt32(0));
   b.CreateStore(rounds, waitRounds_);
   Value *report = b.CreateAnd(
       waiting, b.CreateICmpEQ(b.CreateAnd(rounds, b.getInt32(kWaitReport - 1)), b.getInt32(0)));
@@ -144,8 +143,7 @@ void KernelLowering::countWaits(Value *next) {
   BasicBlock *cont = BasicBlock::Create(ctx, "block.waits.done", f_);
   b.CreateCondBr(report, call, cont);
   b.SetInsertPoint(call);
-  auto *fnTy =
-      llvm::FunctionType::get(b.getVoidTy(), {llvm::PointerType::get(ctx, 0), i32}, false);
+  auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {llvm::PointerType::get(ctx, 0), i32}, false);
   b.CreateCall(fnTy, serviceFunction(kBlockWaits), {launch_, rounds});
   b.CreateBr(cont);
   b.SetInsertPoint(cont);

@@ -139,9 +139,9 @@ bool KernelLowering::emitRuntimeInstruction(const ptx::Instruction &in) {
   }
   if (callee == kDeviceRuntimeFunction) { // device_runtime.cpp's dynamic-parallelism functions
     auto *fnTy = llvm::FunctionType::get(i64, {ptrTy, i32, ptrTy, ptrTy}, false);
-    setReturn(b.CreateCall(fnTy, serviceFunction(kDeviceRuntime),
-                           {launch_, arg(0, i32), b.CreateIntToPtr(arg(1, i64), ptrTy),
-                            threadWhere()}));
+    setReturn(
+        b.CreateCall(fnTy, serviceFunction(kDeviceRuntime),
+                     {launch_, arg(0, i32), b.CreateIntToPtr(arg(1, i64), ptrTy), threadWhere()}));
     return true;
   }
   // The device runtime functions device_runtime.cpp does not supply (device-side memcpy and

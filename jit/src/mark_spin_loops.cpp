@@ -110,7 +110,7 @@ void markSpinLoops(ptx::Function &f) {
     const auto *in = std::get_if<ptx::Instruction>(&f.body[i]);
     return in && in->op == Op::nanosleep;
   };
-  std::set<size_t> heads;         // labels that start a spin loop
+  std::set<size_t> heads;                        // labels that start a spin loop
   std::vector<int> inLoop(f.body.size() + 1, 0); // +1 where a loop starts, -1 after it ends
   for (size_t i = 0; i < f.body.size(); ++i) {
     const auto head = backwardTarget(i);
@@ -160,8 +160,7 @@ void markSpinLoops(ptx::Function &f) {
     const std::string skip = "$spin.skip" + std::to_string(skips++);
     if (guard)
       out.push_back(build::branch(loc, skip, ptx::Guard{guard->reg, !guard->negate}));
-    out.push_back(
-        build::instruction(loc, "nanosleep", {}, {ptx::Type::U32}, {build::imm(0, loc)}));
+    out.push_back(build::instruction(loc, "nanosleep", {}, {ptx::Type::U32}, {build::imm(0, loc)}));
     out.push_back(std::move(f.body[i]));
     if (guard)
       out.push_back(ptx::Label{loc, skip});

@@ -466,8 +466,8 @@ const KernelInfo *Program::kernelAt(uint64_t address) {
   if (impl_->kernelAddresses.empty())
     for (size_t i = 0; i < impl_->kernels.size(); ++i) {
       // Every function's address is its marker variable (kernel_layout.cpp).
-      auto sym = engine(nullptr)->lookup(*impl_->dylib,
-                                         std::string(kSymbolPrefix) + "fn." + impl_->kernels[i].name);
+      auto sym = engine(nullptr)->lookup(*impl_->dylib, std::string(kSymbolPrefix) + "fn." +
+                                                            impl_->kernels[i].name);
       if (!sym) {
         log::error(log::Component::Jit, "looking up kernel {}: {}", impl_->kernels[i].name,
                    llvm::toString(sym.takeError()));

@@ -214,7 +214,8 @@ std::vector<int> KernelLowering::regOperands(const ptx::Instruction &in, bool de
       in.op == Op::call && !in.operands.empty() && in.operands[0].kind == ptx::Operand::Kind::List;
   for (size_t i = 0; i < in.operands.size(); ++i) {
     bool barRed = (in.op == Op::bar || in.op == Op::barrier) && in.has(Mod::red);
-    bool isDef = (i == 0 && (!passes::writesNoRegister(in.op) || barRed)) || (i == 0 && callWithReturn);
+    bool isDef =
+        (i == 0 && (!passes::writesNoRegister(in.op) || barRed)) || (i == 0 && callWithReturn);
     visit(in.operands[i], isDef);
   }
   if (!defs && in.guard)

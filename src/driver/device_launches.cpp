@@ -151,8 +151,9 @@ int32_t DeviceLaunches::launch(uint64_t buffer, uint64_t stream, const Thread &w
 int32_t DeviceLaunches::fail(int32_t error, const Thread &who) {
   std::lock_guard lk(mutex_);
   lastError_[who] = error;
-  log::debug(log::Component::Driver, "device runtime: error {} in block ({},{},{}) thread ({},{},{})",
-             error, who[0], who[1], who[2], who[3], who[4], who[5]);
+  log::debug(log::Component::Driver,
+             "device runtime: error {} in block ({},{},{}) thread ({},{},{})", error, who[0],
+             who[1], who[2], who[3], who[4], who[5]);
   return error;
 }
 

@@ -44,8 +44,8 @@ struct LaunchTree {
 // The device runtime of one grid (cucpu_services.device_runtime).
 class DeviceLaunches {
 public:
-  DeviceLaunches(Context *ctx, Function *parent, LaunchTree &tree) :
-      ctx_(ctx), parent_(parent), tree_(tree) {}
+  DeviceLaunches(Context *ctx, Function *parent, LaunchTree &tree)
+      : ctx_(ctx), parent_(parent), tree_(tree) {}
   // A CUCPU_CDP_* operation from thread `where` ({ctaid, tid}).
   int64_t call(uint32_t op, const uint64_t *args, const uint32_t *where);
   // The children the grid launched, in launch order, tail launches last.

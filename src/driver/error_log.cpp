@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <memory>
@@ -49,8 +49,8 @@ Log &log() {
 std::string prefix() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) %
-                  1000;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
   std::tm tm{};
   localtime_r(&t, &tm);
   return fmt::format("[{:02}:{:02}:{:02}.{:03}][{}][CUDA][E] ", tm.tm_hour, tm.tm_min, tm.tm_sec,
@@ -104,8 +104,8 @@ CUresult registerCallback(CUlogsCallback callback, void *userData, CUlogsCallbac
     return fail(CUDA_ERROR_INVALID_VALUE, "Callback function cannot be NULL");
   Log &l = log();
   std::lock_guard lk(l.mutex);
-  l.callbacks.push_back(std::make_unique<CUlogsCallbackEntry_st>(
-      CUlogsCallbackEntry_st{callback, userData}));
+  l.callbacks.push_back(
+      std::make_unique<CUlogsCallbackEntry_st>(CUlogsCallbackEntry_st{callback, userData}));
   if (handle)
     *handle = l.callbacks.back().get();
   return CUDA_SUCCESS;

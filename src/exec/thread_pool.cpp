@@ -1,8 +1,8 @@
 // The persistent worker pool: workers take chunks of block indices from an atomic counter.
 #include "cucpu/exec/thread_pool.h"
 
-#include "cucpu/exec/block_fibers.h"
 #include "cucpu/exec/arena.h"
+#include "cucpu/exec/block_fibers.h"
 #include "cucpu/support/env.h"
 #include "cucpu/support/log.h"
 #include "fault_state.h"

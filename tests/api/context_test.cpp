@@ -188,7 +188,8 @@ TEST(ContextAtExit, ExitHandlersStillHaveTheMainThreadsContext) {
         std::atexit(freeAtExit);
         std::exit(0);
       },
-      ::testing::ExitedWithCode(0), "at exit: current 0 set, free 0\nat exit: cuDeviceGet\\(999\\) 101");
+      ::testing::ExitedWithCode(0),
+      "at exit: current 0 set, free 0\nat exit: cuDeviceGet\\(999\\) 101");
 }
 
 } // namespace

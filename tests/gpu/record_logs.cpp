@@ -114,15 +114,19 @@ int main() {
   before = seen.calls;
   afterCall("cuCtxSetLimit(bad limit)", cuCtxSetLimit(static_cast<CUlimit>(999), 1), before);
   before = seen.calls;
-  afterCall("cuStreamCreate(&s, 0xff)", [&] {
-    CUstream s;
-    return cuStreamCreate(&s, 0xff);
-  }(), before);
+  afterCall(
+      "cuStreamCreate(&s, 0xff)",
+      [&] {
+        CUstream s;
+        return cuStreamCreate(&s, 0xff);
+      }(),
+      before);
 
   // A status that is no error: a stream still busy.
   CUstream busy;
   cuStreamCreate(&busy, CU_STREAM_NON_BLOCKING);
-  cuLaunchHostFunc(busy, [](void *) { usleep(300000); }, nullptr);
+  cuLaunchHostFunc(
+      busy, [](void *) { usleep(300000); }, nullptr);
   before = seen.calls;
   afterCall("cuStreamQuery(busy stream)", cuStreamQuery(busy), before);
   cuStreamSynchronize(busy);

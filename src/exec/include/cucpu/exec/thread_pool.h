@@ -17,10 +17,10 @@ namespace cucpu::exec {
 struct GridJob {
   cucpu_block_fn fn = nullptr;
   const cucpu_launch *launch = nullptr;
-  size_t sharedBytes = 0;  // static + dynamic shared memory per block
-  size_t scratchBytes = 0; // scratch per block
-  size_t memoryAlign = 64; // both start at multiples of this (a power of two)
-  unsigned maxThreads = 0; // threads that may run its blocks at once (0: all of the pool's)
+  size_t sharedBytes = 0;     // static + dynamic shared memory per block
+  size_t scratchBytes = 0;    // scratch per block
+  size_t memoryAlign = 64;    // both start at multiples of this (a power of two)
+  unsigned maxThreads = 0;    // threads that may run its blocks at once (0: all of the pool's)
   bool blocksMayWait = false; // its threads may wait for other blocks (yield points)
 };
 
