@@ -142,7 +142,6 @@ int32_t DeviceLaunches::launch(uint64_t buffer, uint64_t stream, const Thread &w
   }
   ChildLaunch c = std::move(it->second);
   buffers_.erase(it);
-  c.launched = true;
   c.tail = stream == kTailLaunchStream;
   launched_.push_back(std::move(c));
   return 0;

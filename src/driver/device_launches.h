@@ -30,7 +30,6 @@ struct ChildLaunch {
   Function *function = nullptr;
   LaunchConfig config;
   std::unique_ptr<uint8_t, FreeDeleter> buffer;
-  bool launched = false;
   bool tail = false; // into cudaStreamTailLaunch: after the grid's other children
 };
 

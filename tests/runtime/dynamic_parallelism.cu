@@ -109,6 +109,19 @@ __global__ void mallocParent(int *sum, int *device, int *status) {
 
 __global__ void noop() {}
 
+__global__ void addTo(int *where, int value) { *where += value; }
+
+// The device runtime's explicit launch API (cudaGetParameterBuffer, cudaLaunchDevice), as code
+// written for the PTX-level interface uses it: a buffer laid out as addTo's parameters.
+__global__ void explicitLaunch(int *where, int *status) {
+  void *buffer = cudaGetParameterBuffer(64, 16);
+  *reinterpret_cast<int **>(buffer) = where;
+  *reinterpret_cast<int *>(static_cast<char *>(buffer) + 8) = 5;
+  status[0] = cudaLaunchDevice(reinterpret_cast<void *>(addTo), buffer, dim3(1), dim3(1), 0, 0);
+  void *bad = cudaGetParameterBuffer(64, 16);
+  status[1] = cudaLaunchDevice(reinterpret_cast<void *>(addTo), bad, dim3(1), dim3(4096), 0, 0);
+}
+
 // A launch of too many threads, then what cudaPeekAtLastError and cudaGetLastError report.
 __global__ void badLaunch(int *codes) {
   noop<<<1, 2048>>>();
@@ -179,6 +192,12 @@ int main() {
   auto m = download(buf, 4);
   std::printf("device malloc: status %d, sum %d; cudaGetDevice: status %d, device %d\n", m[2], m[0],
               m[3], m[1]);
+
+  CHECK(cudaMemset(buf, 0, 16));
+  explicitLaunch<<<1, 1>>>(buf, buf + 1);
+  CHECK(cudaDeviceSynchronize());
+  auto e = download(buf, 3);
+  std::printf("explicit launch: value %d, status %d, too many threads %d\n", e[0], e[1], e[2]);
 
   CHECK(cudaMemset(buf, 0xff, 16));
   badLaunch<<<1, 1>>>(buf);
