@@ -377,6 +377,65 @@ $done:
   ret;
 }
 
+// The interface the CUDA programming guide gives PTX writers: cudaGetParameterBuffer and
+// cudaLaunchDevice, the same as the __cudaCDP2 functions nvcc calls.
+.func (.param .b64 buffer) cudaGetParameterBuffer(.param .b64 alignment, .param .b64 size)
+{
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [alignment];
+  ld.param.b64 %rd2, [size];
+  {
+    .param .b64 a;
+    .param .b64 s;
+    .param .b64 r;
+    st.param.b64 [a], %rd1;
+    st.param.b64 [s], %rd2;
+    call.uni (r), __cudaCDP2GetParameterBuffer, (a, s);
+    ld.param.b64 %rd3, [r];
+  }
+  st.param.b64 [buffer], %rd3;
+  ret;
+}
+
+.func (.param .b32 status) cudaLaunchDevice(.param .b64 func, .param .b64 buffer, .param .align 4 .b8 grid[12], .param .align 4 .b8 block[12], .param .b32 smem, .param .b64 stream)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [func];
+  ld.param.b64 %rd2, [buffer];
+  ld.param.b64 %rd3, [stream];
+  ld.param.b32 %r1, [grid];
+  ld.param.b32 %r2, [grid+4];
+  ld.param.b32 %r3, [grid+8];
+  ld.param.b32 %r4, [block];
+  ld.param.b32 %r5, [block+4];
+  ld.param.b32 %r6, [block+8];
+  ld.param.b32 %r7, [smem];
+  {
+    .param .b64 f;
+    .param .b64 b;
+    .param .align 4 .b8 g[12];
+    .param .align 4 .b8 k[12];
+    .param .b32 m;
+    .param .b64 s;
+    .param .b32 r;
+    st.param.b64 [f], %rd1;
+    st.param.b64 [b], %rd2;
+    st.param.b32 [g], %r1;
+    st.param.b32 [g+4], %r2;
+    st.param.b32 [g+8], %r3;
+    st.param.b32 [k], %r4;
+    st.param.b32 [k+4], %r5;
+    st.param.b32 [k+8], %r6;
+    st.param.b32 [m], %r7;
+    st.param.b64 [s], %rd3;
+    call.uni (r), __cudaCDP2LaunchDevice, (f, b, g, k, m, s);
+    ld.param.b32 %r1, [r];
+  }
+  st.param.b32 [status], %r1;
+  ret;
+}
+
 .func (.param .b32 status) __cudaCDP2StreamCreateWithFlags(.param .b64 stream, .param .b32 flags)
 {
   .reg .b32 %cdpop;
@@ -506,7 +565,8 @@ void addDeviceRuntime(ptx::Module &m) {
   bool wanted = false;
   for (const ptx::Function &f : rt.functions)
     wanted = wanted || ((f.name.starts_with("__cuda_syscall_") ||
-                         f.name.starts_with("__cudaCDP2") || f.name == kSetConditional) &&
+                         f.name.starts_with("__cudaCDP2") || f.name == "cudaGetParameterBuffer" ||
+                         f.name == "cudaLaunchDevice" || f.name == kSetConditional) &&
                         declaresUndefined(m, f.name));
   if (!wanted)
     return;
