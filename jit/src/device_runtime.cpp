@@ -8,6 +8,7 @@
 #include "cucpu/support/log.h"
 
 #include <string_view>
+#include <utility>
 
 namespace cucpu::jit {
 namespace {
@@ -164,285 +165,137 @@ $done:
 
 // Dynamic parallelism (CDP2): the __cudaCDP2* functions nvcc's -rdc=true code calls, each packing
 // its arguments into 64-bit slots for the device_runtime service (CUCPU_CDP_* of kernel_abi.h).
+// The _ptsz variants and the programming guide's PTX-level names are the same functions
+// (kAliases below).
 .extern .func (.param .b64 result) __cucpu_cdp(.param .b32 op, .param .b64 args);
 
 .func (.reg .b64 result) __cucpu_cdp_call(.reg .b32 op, .reg .b64 args)
 {
-  .reg .b64 %rd<2>;
-  {
-    .param .b32 o;
-    .param .b64 a;
-    .param .b64 r;
-    st.param.b32 [o], op;
-    st.param.b64 [a], args;
-    call.uni (r), __cucpu_cdp, (o, a);
-    ld.param.b64 %rd1, [r];
-  }
-  mov.b64 result, %rd1;
-  ret;
-}
-
-// Slots k..k+2 of `args` = the dim3 at `dims`.
-.func __cucpu_cdp_dim3(.reg .b64 args, .reg .b64 dims)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.u32 %r1, [dims];
-  ld.u32 %r2, [dims+4];
-  ld.u32 %r3, [dims+8];
-  cvt.u64.u32 %rd1, %r1;
-  cvt.u64.u32 %rd2, %r2;
-  cvt.u64.u32 %rd3, %r3;
-  st.u64 [args], %rd1;
-  st.u64 [args+8], %rd2;
-  st.u64 [args+16], %rd3;
+  .param .b32 o;
+  .param .b64 a;
+  .param .b64 r;
+  st.param.b32 [o], op;
+  st.param.b64 [a], args;
+  call.uni (r), __cucpu_cdp, (o, a);
+  ld.param.b64 result, [r];
   ret;
 }
 
 .func (.param .b64 buffer) __cudaCDP2GetParameterBufferV2(.param .b64 func, .param .align 4 .b8 grid[12], .param .align 4 .b8 block[12], .param .b32 smem)
 {
-  .reg .b32 %cdpop;
   .local .align 8 .b8 args[64];
-  .local .align 4 .b8 dims[24];
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<8>;
-  ld.param.b64 %rd1, [func];
-  mov.u64 %rd2, args;
-  cvta.local.u64 %rd2, %rd2;
-  st.u64 [%rd2], %rd1;
-  ld.param.b32 %r1, [grid];
-  ld.param.b32 %r2, [grid+4];
-  ld.param.b32 %r3, [grid+8];
-  ld.param.b32 %r4, [block];
-  ld.param.b32 %r5, [block+4];
-  ld.param.b32 %r6, [block+8];
-  ld.param.b32 %r7, [smem];
-  mov.u64 %rd3, dims;
-  cvta.local.u64 %rd3, %rd3;
-  st.u32 [%rd3], %r1;
-  st.u32 [%rd3+4], %r2;
-  st.u32 [%rd3+8], %r3;
-  st.u32 [%rd3+12], %r4;
-  st.u32 [%rd3+16], %r5;
-  st.u32 [%rd3+20], %r6;
-  add.u64 %rd4, %rd2, 8;
-  call.uni __cucpu_cdp_dim3, (%rd4, %rd3);
-  add.u64 %rd4, %rd2, 32;
-  add.u64 %rd5, %rd3, 12;
-  call.uni __cucpu_cdp_dim3, (%rd4, %rd5);
-  cvt.u64.u32 %rd6, %r7;
-  st.u64 [%rd2+56], %rd6;
-  mov.u32 %cdpop, 0;
-  call.uni (%rd7), __cucpu_cdp_call, (%cdpop, %rd2);
-  st.param.b64 [buffer], %rd7;
-  ret;
-}
-
-.func (.param .b64 buffer) __cudaCDP2GetParameterBuffer(.param .b64 alignment, .param .b64 size)
-{
-  .reg .b32 %cdpop;
-  .local .align 8 .b8 args[16];
-  .reg .b64 %rd<5>;
-  ld.param.b64 %rd1, [alignment];
-  ld.param.b64 %rd2, [size];
-  mov.u64 %rd3, args;
-  cvta.local.u64 %rd3, %rd3;
-  st.u64 [%rd3], %rd1;
-  st.u64 [%rd3+8], %rd2;
-  mov.u32 %cdpop, 5;
-  call.uni (%rd4), __cucpu_cdp_call, (%cdpop, %rd3);
-  st.param.b64 [buffer], %rd4;
-  ret;
-}
-
-.func (.param .b32 status) __cudaCDP2LaunchDeviceV2(.param .b64 buffer, .param .b64 stream)
-{
-  .reg .b32 %cdpop;
-  .reg .b32 %cdpstatus;
-  .local .align 8 .b8 args[16];
-  .reg .b64 %rd<5>;
-  ld.param.b64 %rd1, [buffer];
-  ld.param.b64 %rd2, [stream];
-  mov.u64 %rd3, args;
-  cvta.local.u64 %rd3, %rd3;
-  st.u64 [%rd3], %rd1;
-  st.u64 [%rd3+8], %rd2;
-  mov.u32 %cdpop, 1;
-  call.uni (%rd4), __cucpu_cdp_call, (%cdpop, %rd3);
-  cvt.u32.u64 %cdpstatus, %rd4;
-  st.param.b32 [status], %cdpstatus;
-  ret;
-}
-
-.func (.param .b32 status) __cudaCDP2LaunchDeviceV2_ptsz(.param .b64 buffer, .param .b64 stream)
-{
   .reg .b32 %r1;
   .reg .b64 %rd<3>;
-  ld.param.b64 %rd1, [buffer];
-  ld.param.b64 %rd2, [stream];
-  {
-    .param .b64 b;
-    .param .b64 s;
-    .param .b32 r;
-    st.param.b64 [b], %rd1;
-    st.param.b64 [s], %rd2;
-    call.uni (r), __cudaCDP2LaunchDeviceV2, (b, s);
-    ld.param.b32 %r1, [r];
-  }
-  st.param.b32 [status], %r1;
+  mov.u64 %rd1, args;
+  cvta.local.u64 %rd1, %rd1;
+  ld.param.b64 %rd2, [func];
+  st.u64 [%rd1], %rd2;
+  ld.param.b32 %r1, [grid];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+8], %rd2;
+  ld.param.b32 %r1, [grid+4];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+16], %rd2;
+  ld.param.b32 %r1, [grid+8];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+24], %rd2;
+  ld.param.b32 %r1, [block];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+32], %rd2;
+  ld.param.b32 %r1, [block+4];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+40], %rd2;
+  ld.param.b32 %r1, [block+8];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+48], %rd2;
+  ld.param.b32 %r1, [smem];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+56], %rd2;
+  call.uni (%rd2), __cucpu_cdp_call, (0, %rd1);
+  st.param.b64 [buffer], %rd2;
   ret;
 }
 
 .func (.param .b32 status) __cudaCDP2LaunchDevice(.param .b64 func, .param .b64 buffer, .param .align 4 .b8 grid[12], .param .align 4 .b8 block[12], .param .b32 smem, .param .b64 stream)
 {
-  .reg .b32 %cdpop;
-  .reg .b32 %cdpstatus;
   .local .align 8 .b8 args[80];
-  .local .align 4 .b8 dims[24];
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<10>;
-  mov.u64 %rd2, args;
-  cvta.local.u64 %rd2, %rd2;
-  ld.param.b64 %rd1, [func];
-  st.u64 [%rd2], %rd1;
-  ld.param.b64 %rd1, [buffer];
-  st.u64 [%rd2+8], %rd1;
-  ld.param.b32 %r1, [grid];
-  ld.param.b32 %r2, [grid+4];
-  ld.param.b32 %r3, [grid+8];
-  ld.param.b32 %r4, [block];
-  ld.param.b32 %r5, [block+4];
-  ld.param.b32 %r6, [block+8];
-  ld.param.b32 %r7, [smem];
-  mov.u64 %rd3, dims;
-  cvta.local.u64 %rd3, %rd3;
-  st.u32 [%rd3], %r1;
-  st.u32 [%rd3+4], %r2;
-  st.u32 [%rd3+8], %r3;
-  st.u32 [%rd3+12], %r4;
-  st.u32 [%rd3+16], %r5;
-  st.u32 [%rd3+20], %r6;
-  add.u64 %rd4, %rd2, 16;
-  call.uni __cucpu_cdp_dim3, (%rd4, %rd3);
-  add.u64 %rd4, %rd2, 40;
-  add.u64 %rd5, %rd3, 12;
-  call.uni __cucpu_cdp_dim3, (%rd4, %rd5);
-  cvt.u64.u32 %rd6, %r7;
-  st.u64 [%rd2+64], %rd6;
-  ld.param.b64 %rd7, [stream];
-  st.u64 [%rd2+72], %rd7;
-  mov.u32 %cdpop, 6;
-  call.uni (%rd8), __cucpu_cdp_call, (%cdpop, %rd2);
-  cvt.u32.u64 %cdpstatus, %rd8;
-  st.param.b32 [status], %cdpstatus;
-  ret;
-}
-
-.func (.param .b32 status) __cudaCDP2LaunchDevice_ptsz(.param .b64 func, .param .b64 buffer, .param .align 4 .b8 grid[12], .param .align 4 .b8 block[12], .param .b32 smem, .param .b64 stream)
-{
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<4>;
-  ld.param.b64 %rd1, [func];
+  .reg .b32 %r1;
+  .reg .b64 %rd<3>;
+  mov.u64 %rd1, args;
+  cvta.local.u64 %rd1, %rd1;
+  ld.param.b64 %rd2, [func];
+  st.u64 [%rd1], %rd2;
   ld.param.b64 %rd2, [buffer];
-  ld.param.b64 %rd3, [stream];
+  st.u64 [%rd1+8], %rd2;
   ld.param.b32 %r1, [grid];
-  ld.param.b32 %r2, [grid+4];
-  ld.param.b32 %r3, [grid+8];
-  ld.param.b32 %r4, [block];
-  ld.param.b32 %r5, [block+4];
-  ld.param.b32 %r6, [block+8];
-  ld.param.b32 %r7, [smem];
-  {
-    .param .b64 f;
-    .param .b64 b;
-    .param .align 4 .b8 g[12];
-    .param .align 4 .b8 k[12];
-    .param .b32 m;
-    .param .b64 s;
-    .param .b32 r;
-    st.param.b64 [f], %rd1;
-    st.param.b64 [b], %rd2;
-    st.param.b32 [g], %r1;
-    st.param.b32 [g+4], %r2;
-    st.param.b32 [g+8], %r3;
-    st.param.b32 [k], %r4;
-    st.param.b32 [k+4], %r5;
-    st.param.b32 [k+8], %r6;
-    st.param.b32 [m], %r7;
-    st.param.b64 [s], %rd3;
-    call.uni (r), __cudaCDP2LaunchDevice, (f, b, g, k, m, s);
-    ld.param.b32 %r1, [r];
-  }
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+16], %rd2;
+  ld.param.b32 %r1, [grid+4];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+24], %rd2;
+  ld.param.b32 %r1, [grid+8];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+32], %rd2;
+  ld.param.b32 %r1, [block];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+40], %rd2;
+  ld.param.b32 %r1, [block+4];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+48], %rd2;
+  ld.param.b32 %r1, [block+8];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+56], %rd2;
+  ld.param.b32 %r1, [smem];
+  cvt.u64.u32 %rd2, %r1;
+  st.u64 [%rd1+64], %rd2;
+  ld.param.b64 %rd2, [stream];
+  st.u64 [%rd1+72], %rd2;
+  call.uni (%rd2), __cucpu_cdp_call, (6, %rd1);
+  cvt.u32.u64 %r1, %rd2;
   st.param.b32 [status], %r1;
   ret;
 }
 
-// The interface the CUDA programming guide gives PTX writers: cudaGetParameterBuffer and
-// cudaLaunchDevice, the same as the __cudaCDP2 functions nvcc calls.
-.func (.param .b64 buffer) cudaGetParameterBuffer(.param .b64 alignment, .param .b64 size)
+// The two-slot operations: `op` with a and b -> the service's result.
+.func (.reg .b64 result) __cucpu_cdp_two(.reg .b32 op, .reg .b64 a, .reg .b64 b)
+{
+  .local .align 8 .b8 args[16];
+  .reg .b64 %rd1;
+  mov.u64 %rd1, args;
+  cvta.local.u64 %rd1, %rd1;
+  st.u64 [%rd1], a;
+  st.u64 [%rd1+8], b;
+  call.uni (result), __cucpu_cdp_call, (op, %rd1);
+  ret;
+}
+
+.func (.param .b64 buffer) __cudaCDP2GetParameterBuffer(.param .b64 alignment, .param .b64 size)
 {
   .reg .b64 %rd<4>;
   ld.param.b64 %rd1, [alignment];
   ld.param.b64 %rd2, [size];
-  {
-    .param .b64 a;
-    .param .b64 s;
-    .param .b64 r;
-    st.param.b64 [a], %rd1;
-    st.param.b64 [s], %rd2;
-    call.uni (r), __cudaCDP2GetParameterBuffer, (a, s);
-    ld.param.b64 %rd3, [r];
-  }
+  call.uni (%rd3), __cucpu_cdp_two, (5, %rd1, %rd2);
   st.param.b64 [buffer], %rd3;
   ret;
 }
 
-.func (.param .b32 status) cudaLaunchDevice(.param .b64 func, .param .b64 buffer, .param .align 4 .b8 grid[12], .param .align 4 .b8 block[12], .param .b32 smem, .param .b64 stream)
+.func (.param .b32 status) __cudaCDP2LaunchDeviceV2(.param .b64 buffer, .param .b64 stream)
 {
-  .reg .b32 %r<8>;
+  .reg .b32 %r1;
   .reg .b64 %rd<4>;
-  ld.param.b64 %rd1, [func];
-  ld.param.b64 %rd2, [buffer];
-  ld.param.b64 %rd3, [stream];
-  ld.param.b32 %r1, [grid];
-  ld.param.b32 %r2, [grid+4];
-  ld.param.b32 %r3, [grid+8];
-  ld.param.b32 %r4, [block];
-  ld.param.b32 %r5, [block+4];
-  ld.param.b32 %r6, [block+8];
-  ld.param.b32 %r7, [smem];
-  {
-    .param .b64 f;
-    .param .b64 b;
-    .param .align 4 .b8 g[12];
-    .param .align 4 .b8 k[12];
-    .param .b32 m;
-    .param .b64 s;
-    .param .b32 r;
-    st.param.b64 [f], %rd1;
-    st.param.b64 [b], %rd2;
-    st.param.b32 [g], %r1;
-    st.param.b32 [g+4], %r2;
-    st.param.b32 [g+8], %r3;
-    st.param.b32 [k], %r4;
-    st.param.b32 [k+4], %r5;
-    st.param.b32 [k+8], %r6;
-    st.param.b32 [m], %r7;
-    st.param.b64 [s], %rd3;
-    call.uni (r), __cudaCDP2LaunchDevice, (f, b, g, k, m, s);
-    ld.param.b32 %r1, [r];
-  }
+  ld.param.b64 %rd1, [buffer];
+  ld.param.b64 %rd2, [stream];
+  call.uni (%rd3), __cucpu_cdp_two, (1, %rd1, %rd2);
+  cvt.u32.u64 %r1, %rd3;
   st.param.b32 [status], %r1;
   ret;
 }
 
 .func (.param .b32 status) __cudaCDP2StreamCreateWithFlags(.param .b64 stream, .param .b32 flags)
 {
-  .reg .b32 %cdpop;
   .reg .b64 %rd<3>;
   ld.param.b64 %rd1, [stream];
-  mov.u32 %cdpop, 2;
-  call.uni (%rd2), __cucpu_cdp_call, (%cdpop, 0);
+  call.uni (%rd2), __cucpu_cdp_call, (2, 0);
   st.u64 [%rd1], %rd2;
   st.param.b32 [status], 0;
   ret;
@@ -454,26 +307,12 @@ $done:
   ret;
 }
 
-.func (.reg .b32 status) __cucpu_cdp_last_error(.reg .b64 clear)
-{
-  .reg .b32 %cdpop;
-  .reg .b32 %cdpstatus;
-  .local .align 8 .b8 args[8];
-  .reg .b64 %rd<3>;
-  mov.u64 %rd1, args;
-  cvta.local.u64 %rd1, %rd1;
-  st.u64 [%rd1], clear;
-  mov.u32 %cdpop, 3;
-  call.uni (%rd2), __cucpu_cdp_call, (%cdpop, %rd1);
-  cvt.u32.u64 %cdpstatus, %rd2;
-  mov.b32 status, %cdpstatus;
-  ret;
-}
-
 .func (.param .b32 status) __cudaCDP2GetLastError()
 {
   .reg .b32 %r1;
-  call.uni (%r1), __cucpu_cdp_last_error, (1);
+  .reg .b64 %rd1;
+  call.uni (%rd1), __cucpu_cdp_two, (3, 1, 0);
+  cvt.u32.u64 %r1, %rd1;
   st.param.b32 [status], %r1;
   ret;
 }
@@ -481,21 +320,21 @@ $done:
 .func (.param .b32 status) __cudaCDP2PeekAtLastError()
 {
   .reg .b32 %r1;
-  call.uni (%r1), __cucpu_cdp_last_error, (0);
+  .reg .b64 %rd1;
+  call.uni (%rd1), __cucpu_cdp_two, (3, 0, 0);
+  cvt.u32.u64 %r1, %rd1;
   st.param.b32 [status], %r1;
   ret;
 }
 
 .func (.param .b32 status) __cudaCDP2GetDevice(.param .b64 device)
 {
-  .reg .b32 %cdpop;
-  .reg .b32 %cdpstatus;
+  .reg .b32 %r1;
   .reg .b64 %rd<3>;
   ld.param.b64 %rd1, [device];
-  mov.u32 %cdpop, 4;
-  call.uni (%rd2), __cucpu_cdp_call, (%cdpop, 0);
-  cvt.u32.u64 %cdpstatus, %rd2;
-  st.u32 [%rd1], %cdpstatus;
+  call.uni (%rd2), __cucpu_cdp_call, (4, 0);
+  cvt.u32.u64 %r1, %rd2;
+  st.u32 [%rd1], %r1;
   st.param.b32 [status], 0;
   ret;
 }
@@ -503,20 +342,14 @@ $done:
 // cudaMalloc in device code: the device heap (malloc's), cudaErrorMemoryAllocation when full.
 .func (.param .b32 status) __cudaCDP2Malloc(.param .b64 ptr, .param .b64 size)
 {
-  .reg .b32 %cdpop;
-  .reg .b32 %r1;
-  .local .align 8 .b8 args[8];
   .reg .pred %p1;
-  .reg .b64 %rd<5>;
+  .reg .b32 %r1;
+  .reg .b64 %rd<4>;
   ld.param.b64 %rd1, [ptr];
   ld.param.b64 %rd2, [size];
-  mov.u64 %rd3, args;
-  cvta.local.u64 %rd3, %rd3;
-  st.u64 [%rd3], %rd2;
-  mov.u32 %cdpop, 7;
-  call.uni (%rd4), __cucpu_cdp_call, (%cdpop, %rd3);
-  st.u64 [%rd1], %rd4;
-  setp.eq.u64 %p1, %rd4, 0;
+  call.uni (%rd3), __cucpu_cdp_two, (7, %rd2, 0);
+  st.u64 [%rd1], %rd3;
+  setp.eq.u64 %p1, %rd3, 0;
   selp.b32 %r1, 2, 0, %p1;
   st.param.b32 [status], %r1;
   ret;
@@ -524,21 +357,24 @@ $done:
 
 .func (.param .b32 status) __cudaCDP2Free(.param .b64 ptr)
 {
-  .reg .b32 %cdpop;
-  .reg .b32 %cdpstatus;
-  .local .align 8 .b8 args[8];
-  .reg .b64 %rd<4>;
+  .reg .b32 %r1;
+  .reg .b64 %rd<3>;
   ld.param.b64 %rd1, [ptr];
-  mov.u64 %rd2, args;
-  cvta.local.u64 %rd2, %rd2;
-  st.u64 [%rd2], %rd1;
-  mov.u32 %cdpop, 8;
-  call.uni (%rd3), __cucpu_cdp_call, (%cdpop, %rd2);
-  cvt.u32.u64 %cdpstatus, %rd3;
-  st.param.b32 [status], %cdpstatus;
+  call.uni (%rd2), __cucpu_cdp_two, (8, %rd1, 0);
+  cvt.u32.u64 %r1, %rd2;
+  st.param.b32 [status], %r1;
   ret;
 }
 )";
+
+// Functions that are another one under a second name: the per-thread-default-stream variants
+// (cucpu's children run in launch order whatever the stream), and the PTX-level interface the
+// CUDA programming guide documents.
+constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+    {"__cudaCDP2LaunchDeviceV2_ptsz", "__cudaCDP2LaunchDeviceV2"},
+    {"__cudaCDP2LaunchDevice_ptsz", "__cudaCDP2LaunchDevice"},
+    {"cudaLaunchDevice", "__cudaCDP2LaunchDevice"},
+    {"cudaGetParameterBuffer", "__cudaCDP2GetParameterBuffer"}};
 
 const ptx::Module &deviceRuntime() {
   static const ptx::Module m = [] {
@@ -546,6 +382,12 @@ const ptx::Module &deviceRuntime() {
     if (!r.ok())
       log::error(log::Component::Jit, "the built-in device runtime does not parse: {}",
                  r.errors.front().format());
+    for (const auto &[alias, name] : kAliases)
+      if (const ptx::Function *f = r.module.findFunction(name)) {
+        ptx::Function copy = *f;
+        copy.name = alias;
+        r.module.functions.push_back(std::move(copy));
+      }
     return std::move(r.module);
   }();
   return m;

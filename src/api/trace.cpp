@@ -78,8 +78,7 @@ void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) 
     std::string reason = driver::takeReason();
     if (reason.empty() && r != CUDA_SUCCESS)
       reason = stickyReason(r);
-    // As NVIDIA's driver: calls before cuInit leave no message, nor a stream or event still busy.
-    if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_INITIALIZED && r != CUDA_ERROR_NOT_READY) {
+    if (driver::errorlog::logged(r)) {
       const char *name = cucpu_error_name(static_cast<int>(r));
       driver::errorlog::failedCall(fn, r, name ? name : "CUDA_ERROR_UNKNOWN", reason);
     }

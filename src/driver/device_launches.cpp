@@ -133,8 +133,10 @@ int32_t DeviceLaunches::launch(uint64_t buffer, uint64_t stream, const Thread &w
     return kInvalidValue;
   }
   // Every launch not yet complete counts, its ancestors' included (an H200 stops a chain of
-  // launches at depth 2049 with the default limit of 2048).
-  if (tree_.pending.fetch_add(1) >= tree_.pendingLimit) {
+  // launches at depth 2049 with the default limit of 2048). Read here, not at every host launch.
+  size_t limit = 0;
+  ctx_->limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, &limit);
+  if (tree_.pending.fetch_add(1) >= limit) {
     tree_.pending.fetch_sub(1);
     buffers_.erase(it);
     lastError_[who] = kLaunchPendingCountExceeded;

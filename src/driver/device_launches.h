@@ -37,7 +37,6 @@ struct ChildLaunch {
 // yet complete, against the context's CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT.
 struct LaunchTree {
   std::atomic<uint64_t> pending{0};
-  uint64_t pendingLimit = 2048;
 };
 
 // The device runtime of one grid (cucpu_services.device_runtime).

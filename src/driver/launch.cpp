@@ -241,9 +241,6 @@ CUresult launchKernel(Context *ctx, Function *f, const LaunchConfig &cfg, void *
   }
 
   LaunchTree tree;
-  size_t pendingLimit = 0;
-  ctx->limit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, &pendingLimit);
-  tree.pendingLimit = pendingLimit;
   std::vector<ChildLaunch> children;
   if (CUresult r = runGrid(ctx, f, cfg, params, tree, children); r != CUDA_SUCCESS)
     return r;

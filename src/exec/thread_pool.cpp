@@ -32,6 +32,9 @@ struct ThreadPool::Current final : BlockSource {
       return {GridStatus::Fault, fault};
     return {outOfMemory ? GridStatus::OutOfMemory : GridStatus::Ok, {}};
   }
+  // A block's memory: shared memory, then scratch from the next multiple of align().
+  size_t align() const { return std::max<size_t>(64, job.memoryAlign); }
+  size_t scratchOffset() const { return (job.sharedBytes + align() - 1) & ~(align() - 1); }
   bool blocksLeft() const override { return next.load(std::memory_order_relaxed) < total; }
   bool stopped() const override { return faulted.load(std::memory_order_relaxed); }
   void runBlocks(uint8_t *memory) override;
@@ -104,22 +107,19 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::drain(Current &cur) {
   thread_local Arena arena;
-  const GridJob &job = cur.job;
-  const size_t align = std::max<size_t>(64, job.memoryAlign);
-  const size_t sharedBytes = (job.sharedBytes + align - 1) & ~(align - 1);
-  uint8_t *mem = arena.reserve(sharedBytes + job.scratchBytes, align);
+  const size_t bytes = cur.scratchOffset() + cur.job.scratchBytes;
+  uint8_t *mem = arena.reserve(bytes, cur.align());
   if (!mem) {
     cur.outOfMemory = true;
     return;
   }
-  runBlocksWithFibers(cur, mem, sharedBytes + job.scratchBytes, align);
+  runBlocksWithFibers(cur, mem, bytes, cur.align());
 }
 
 void ThreadPool::Current::runBlocks(uint8_t *memory) {
-  const size_t align = std::max<size_t>(64, job.memoryAlign);
   cucpu_block blk{};
   blk.shared = memory;
-  blk.scratch = memory + ((job.sharedBytes + align - 1) & ~(align - 1));
+  blk.scratch = memory + scratchOffset();
   const uint32_t gx = job.launch->grid[0], gy = job.launch->grid[1];
   WorkerFaultState &fs = tlsFault;
   for (;;) {

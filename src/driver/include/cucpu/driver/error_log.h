@@ -9,6 +9,13 @@
 
 namespace cucpu::driver::errorlog {
 
+// Whether a call's result goes in the log: as NVIDIA's driver, not before cuInit
+// (NOT_INITIALIZED) nor for a stream or event still busy (NOT_READY, which polling loops get).
+inline bool logged(CUresult result) {
+  return result != CUDA_SUCCESS && result != CUDA_ERROR_NOT_INITIALIZED &&
+         result != CUDA_ERROR_NOT_READY;
+}
+
 // A failed call of entry point `symbol` (its exported name, e.g. cuMemAlloc_v2): logs `reason`
 // (when given), then "Returning N (resultName) from symbol".
 void failedCall(const char *symbol, CUresult result, const char *resultName,

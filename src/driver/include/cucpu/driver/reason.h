@@ -1,10 +1,11 @@
 // Why a driver call fails: the reason an error return gives, logged once by the entry point.
 //
 // Code that returns an error says why with `return fail(CODE, "...", args)`. The reason is kept
-// per thread; the exported wrapper takes it for the error log (cuLogs*, error_log.h) and the
-// api logger, and drops it when the call succeeds.
+// per thread when the error log (cuLogs*, error_log.h) or the api logger at debug level will
+// read it; the exported wrapper takes it, and drops it when the call succeeds.
 #pragma once
 
+#include "cucpu/driver/error_log.h"
 #include "cucpu/support/log.h"
 
 #include <cuda.h>
@@ -23,7 +24,9 @@ void discardReason();
 template <typename... A>
 [[gnu::always_inline]] inline CUresult fail(CUresult code, fmt::format_string<A...> f,
                                             A &&...args) {
-  setReason(f, fmt::make_format_args(args...));
+  // Formatted only where someone reads it: polling loops get NOT_READY without the cost.
+  if (errorlog::logged(code) || log::enabled(log::Component::Api, log::Level::Debug))
+    setReason(f, fmt::make_format_args(args...));
   return code;
 }
 
