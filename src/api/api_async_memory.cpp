@@ -155,7 +155,7 @@ CUresult allocAsync(CUdeviceptr *dptr, size_t bytes, CUstream h, bool perThread)
       captured || r != CUDA_SUCCESS)
     return r;
   // The device's current pool hands out memory at once; it is usable in stream order.
-  return driver::currentPool(c->device())->allocate(c, bytes, dptr);
+  return driver::currentPool(driver::devicePlace(c->device()))->allocate(c, bytes, dptr);
 }
 
 CUresult freeAsync(CUdeviceptr dptr, CUstream h, bool perThread) {

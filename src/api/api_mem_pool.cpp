@@ -20,16 +20,64 @@ CUresult poolOf(CUmemoryPool h, driver::MemPool **out) {
 
 CUmemoryPool handleOf(driver::MemPool *p) { return reinterpret_cast<CUmemoryPool>(p); }
 
-// The device a pool location names (device locations only: host pools are not offered).
-CUresult deviceAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Device **out) {
-  if (!loc || type != CU_MEM_ALLOCATION_TYPE_PINNED)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "location is NULL or the allocation type {} is not PINNED",
+// The place (kind and location) a default or current pool query names, with an H200's answers:
+// pinned memory of a device, the host or host NUMA node 0; managed memory of those or of no
+// location. The current thread's NUMA node is not offered.
+CUresult placeAt(const CUmemLocation *loc, CUmemAllocationType type, driver::PoolPlace *out) {
+  if (!loc)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "location is NULL");
+  if (type != CU_MEM_ALLOCATION_TYPE_PINNED && type != CU_MEM_ALLOCATION_TYPE_MANAGED)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "allocation type {} is not PINNED or MANAGED",
                         static_cast<int>(type));
-  if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED, "location type {} is not a device",
+  CUmemPoolProps props{};
+  props.allocType = type;
+  props.location = *loc;
+  *out = driver::placeOf(props);
+  switch (loc->type) {
+  case CU_MEM_LOCATION_TYPE_DEVICE:
+    if (driver::Device *d; deviceOf(loc->id, &d) != CUDA_SUCCESS)
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "device {} does not exist", loc->id);
+    return CUDA_SUCCESS;
+  case CU_MEM_LOCATION_TYPE_HOST:
+    return CUDA_SUCCESS;
+  case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+    return loc->id == 0 ? CUDA_SUCCESS
+                        : driver::fail(CUDA_ERROR_INVALID_VALUE,
+                                       "host NUMA node {} does not exist (the host has node 0)",
+                                       loc->id);
+  case CU_MEM_LOCATION_TYPE_NONE:
+    return type == CU_MEM_ALLOCATION_TYPE_MANAGED
+               ? CUDA_SUCCESS
+               : driver::fail(CUDA_ERROR_INVALID_VALUE, "pinned memory needs a location");
+  case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "the current thread's host NUMA node has no pools of its own");
+  default:
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "location type {} is unknown",
                         static_cast<int>(loc->type));
-  return deviceOf(loc->id, out);
+  }
+}
+
+// What cuMemPoolCreate takes, as an H200 answers: the places above, and for managed memory also
+// the current thread's NUMA node; pools of the host (not of a host NUMA node) and managed pools
+// cannot be shared between processes.
+CUresult checkPoolProps(const CUmemPoolProps &props) {
+  driver::PoolPlace place;
+  CUresult r = placeAt(&props.location, props.allocType, &place);
+  const bool managedOnCurrentNode = props.allocType == CU_MEM_ALLOCATION_TYPE_MANAGED &&
+                                    props.location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+  if (r != CUDA_SUCCESS && !managedOnCurrentNode)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the pool's kind and location are not offered");
+  if (props.handleTypes == CU_MEM_HANDLE_TYPE_NONE)
+    return CUDA_SUCCESS;
+  if (place.managed() || place.location == CU_MEM_LOCATION_TYPE_HOST)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "pools of the host and managed pools cannot be shared between processes");
+  if (props.handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // only file descriptors here
+    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
+                        "handle types {:#x}: only POSIX file descriptors are offered",
+                        static_cast<unsigned>(props.handleTypes));
+  return CUDA_SUCCESS;
 }
 
 CUresult allocFromPool(CUdeviceptr *dptr, size_t bytes, CUmemoryPool h, CUstream stream,
@@ -63,12 +111,12 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
     return r;
   if (!pool_out)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool_out is NULL");
-  *pool_out = handleOf(driver::defaultPool(d));
+  *pool_out = handleOf(driver::defaultPool(driver::devicePlace(d)));
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
-  *pool = handleOf(driver::currentPool(driver::device(dev)));
+  *pool = handleOf(driver::currentPool(driver::devicePlace(driver::device(dev))));
   return CUDA_SUCCESS;
 }
 
@@ -79,53 +127,56 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
     return r;
   if (CUresult r = deviceOf(dev, &d); r != CUDA_SUCCESS)
     return r;
+  if (!p->place().onDevice())
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the pool is not of device memory");
   if (p->device() != d)
     return driver::fail(CUDA_ERROR_INVALID_DEVICE, "the pool is of device {}, not {}",
                         p->device()->ordinal(), d->ordinal());
-  driver::setCurrentPool(d, p);
+  driver::setCurrentPool(driver::devicePlace(d), p);
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
                                 CUmemAllocationType type) {
-  driver::Device *d;
-  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+  driver::PoolPlace place;
+  if (CUresult r = placeAt(location, type, &place); r != CUDA_SUCCESS)
     return r;
-  return impl::cuDeviceGetDefaultMemPool(pool_out, d->ordinal());
+  *pool_out = handleOf(driver::defaultPool(place));
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type) {
-  driver::Device *d;
-  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+  driver::PoolPlace place;
+  if (CUresult r = placeAt(location, type, &place); r != CUDA_SUCCESS)
     return r;
-  return impl::cuDeviceGetMemPool(pool, d->ordinal());
+  *pool = handleOf(driver::currentPool(place));
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool) {
-  driver::Device *d;
-  if (CUresult r = deviceAt(location, type, &d); r != CUDA_SUCCESS)
+  driver::PoolPlace place;
+  if (CUresult r = placeAt(location, type, &place); r != CUDA_SUCCESS)
     return r;
-  return impl::cuDeviceSetMemPool(d->ordinal(), pool);
+  if (place.onDevice())
+    return impl::cuDeviceSetMemPool(place.id, pool);
+  driver::MemPool *p;
+  if (CUresult r = poolOf(pool, &p); r != CUDA_SUCCESS)
+    return r;
+  if (p->place() != place)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the pool is of another kind or location");
+  driver::setCurrentPool(place, p);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
   if (CUresult r = requireInit(); r != CUDA_SUCCESS)
     return r;
-  if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
-      props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "pool or props is NULL, or the pool is not pinned device memory");
-  driver::Device *d;
-  if (deviceOf(props->location.id, &d) !=
-      CUDA_SUCCESS) // an H200 answers so for a device that does not exist
-    return driver::fail(CUDA_ERROR_INVALID_VALUE, "device {} does not exist", props->location.id);
-  if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE &&
-      props->handleTypes !=
-          CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) // only file descriptors are handles here
-    return driver::fail(CUDA_ERROR_NOT_SUPPORTED,
-                        "handle types {:#x}: only POSIX file descriptors are offered",
-                        static_cast<unsigned>(props->handleTypes));
-  *pool = handleOf(driver::createPool(d, *props));
+  if (!pool || !props)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "pool or props is NULL");
+  if (CUresult r = checkPoolProps(*props); r != CUDA_SUCCESS)
+    return r;
+  const bool onDevice = props->location.type == CU_MEM_LOCATION_TYPE_DEVICE;
+  *pool = handleOf(driver::createPool(driver::device(onDevice ? props->location.id : 0), *props));
   return CUDA_SUCCESS;
 }
 
@@ -172,9 +223,16 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
   driver::MemPool *p;
   if (CUresult r = poolOf(memPool, &p); r != CUDA_SUCCESS)
     return r;
-  if (!flags || !location || location->type != CU_MEM_LOCATION_TYPE_DEVICE)
-    return driver::fail(CUDA_ERROR_INVALID_VALUE,
-                        "flags or location is NULL, or the location is not a device");
+  if (!flags || !location)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "flags or location is NULL");
+  if (location->type == CU_MEM_LOCATION_TYPE_HOST ||
+      location->type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
+    *flags = p->hostAccess();
+    return CUDA_SUCCESS;
+  }
+  if (location->type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "location type {} is not a device or the host",
+                        static_cast<int>(location->type));
   driver::Device *d;
   if (CUresult r = deviceOf(location->id, &d); r != CUDA_SUCCESS)
     return r;

@@ -20,8 +20,9 @@ void putFlag(void *data, bool value) { put(data, static_cast<unsigned>(value)); 
 CUresult attribute(CUpointer_attribute attr, void *data, const driver::Allocation *a,
                    CUdeviceptr ptr, bool many) {
   const bool device =
-      a && (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global ||
-            a->kind == driver::MemoryKind::Mapped);
+      a && !a->hostPool &&
+      (a->kind == driver::MemoryKind::Device || a->kind == driver::MemoryKind::Global ||
+       a->kind == driver::MemoryKind::Mapped);
   switch (attr) {
   case CU_POINTER_ATTRIBUTE_CONTEXT:
     put(data, a ? toHandle(a->ctx) : CUcontext{});

@@ -37,6 +37,12 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
                         "requested handle types {:#x}: only POSIX file descriptors are offered",
                         static_cast<unsigned>(prop->requestedHandleTypes));
+  // Compressible memory is granted (an H200 grants it): compression is invisible to programs, so
+  // the memory behaves as any other (tests/gpu/answers/compression.txt).
+  if (prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_NONE &&
+      prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_GENERIC)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "compression type {} is unknown",
+                        static_cast<int>(prop->allocFlags.compressionType));
   driver::Device *d;
   if (CUresult r = deviceAt(prop->location, &d); r != CUDA_SUCCESS)
     return r;

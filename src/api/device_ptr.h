@@ -11,16 +11,25 @@
 
 namespace cucpu::api {
 
-// [p, p + bytes) lies inside one live allocation (device memory or page-locked host memory).
+// [p, p + bytes) lies inside one live allocation the device may use (device memory, page-locked
+// host memory, managed memory).
 inline bool validDevice(CUdeviceptr p, size_t bytes) {
-  return p && driver::memory().find(static_cast<uintptr_t>(p), bytes, nullptr);
+  driver::Allocation a;
+  return p && driver::memory().find(static_cast<uintptr_t>(p), bytes, &a) &&
+         driver::deviceMayAccess(a);
 }
 
-// A unified address: inside an allocation it must fit; elsewhere it is pageable host memory.
+// A unified address: inside an allocation it must fit; elsewhere it is pageable host memory, as
+// is a host pool's block the device may not use.
 inline bool validUnified(CUdeviceptr p, size_t bytes) {
   if (!p)
     return false;
-  return validDevice(p, bytes) || !driver::memory().find(static_cast<uintptr_t>(p), 0, nullptr);
+  driver::Allocation a;
+  if (!driver::memory().find(static_cast<uintptr_t>(p), 0, &a))
+    return true;
+  if (a.hostPool && !driver::deviceMayAccess(a))
+    return driver::memory().find(static_cast<uintptr_t>(p), bytes, nullptr);
+  return validDevice(p, bytes);
 }
 
 // What one end of a copy must be: device memory, any host pointer, or a unified address.

@@ -308,6 +308,10 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
     v = 1;
     break;
   case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+  case CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED:
+    v = 1;
+    break;
+  case CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: // transparent: granted, as an H200 does
     v = 1;
     break;
   case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1:
@@ -318,8 +322,10 @@ CUresult Device::attribute(CUdevice_attribute attr, int *value) const {
     v = 1;
     break;
   case CU_DEVICE_ATTRIBUTE_NUMA_ID:
-  case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
     v = -1;
+    break;
+  case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: // the host's one NUMA node, where host pools live
+    v = 0;
     break;
   default:
     // Every other attribute names a feature this driver does not offer (yet): it reads 0.

@@ -20,7 +20,7 @@ struct Registry {
   std::mutex mutex;
   std::unordered_map<const MemPool *, std::unique_ptr<MemPool>> pools; // live and doomed ones
   std::unordered_map<const MemPool *, bool> doomed; // destroyed, waiting for their blocks
-  std::unordered_map<const Device *, MemPool *> defaults, current;
+  std::map<PoolPlace, MemPool *> defaults, current;
 };
 
 Registry &registry() {
@@ -50,6 +50,18 @@ void collect(MemPool *pool) {
 
 } // namespace
 
+PoolPlace placeOf(const CUmemPoolProps &props) {
+  PoolPlace p{props.allocType, props.location.type, props.location.id};
+  if (p.location == CU_MEM_LOCATION_TYPE_HOST || p.location == CU_MEM_LOCATION_TYPE_NONE ||
+      p.location == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+    p.id = 0; // the id is ignored there
+  return p;
+}
+
+PoolPlace devicePlace(const Device *device) {
+  return {CU_MEM_ALLOCATION_TYPE_PINNED, CU_MEM_LOCATION_TYPE_DEVICE, device->ordinal()};
+}
+
 CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
   if (imported_) // an imported pool only maps what its exporter allocated
     return fail(CUDA_ERROR_INVALID_VALUE, "an imported pool cannot allocate");
@@ -67,12 +79,12 @@ CUresult MemPool::allocate(Context *ctx, size_t bytes, CUdeviceptr *out) {
     }
   }
   if (!base) {
-    if (CUresult r = memory().charge(block, device_->totalMemory()); r != CUDA_SUCCESS)
+    if (CUresult r = charge(block); r != CUDA_SUCCESS)
       return r;
     size_t taken = 0;
     base = reinterpret_cast<uintptr_t>(deviceArena().allocate(block, &taken));
     if (!base) {
-      memory().refund(block);
+      refund(block);
       return fail(CUDA_ERROR_OUT_OF_MEMORY, "the device arena has no room for {} bytes", block);
     }
     if (exportable())
@@ -135,7 +147,7 @@ void MemPool::giveBack(uintptr_t base, size_t block) {
   if (fd >= 0) // private pages again before the arena takes the block back
     unshareInPlace(base, block, fd);
   deviceArena().release(reinterpret_cast<void *>(base));
-  memory().refund(block);
+  refund(block);
   std::lock_guard lk(mutex_);
   reserved_ -= block;
 }
@@ -228,8 +240,21 @@ CUresult MemPool::setAttribute(CUmemPool_attribute attr, const void *value) {
   }
 }
 
+CUresult MemPool::charge(size_t block) {
+  return place_.onHost() ? CUDA_SUCCESS : memory().charge(block, device_->totalMemory());
+}
+
+void MemPool::refund(size_t block) {
+  if (!place_.onHost())
+    memory().refund(block);
+}
+
+CUmemAccess_flags MemPool::hostAccess() const {
+  return place_.onHost() ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+}
+
 CUmemAccess_flags MemPool::access(int ordinal) {
-  if (ordinal == device_->ordinal())
+  if (place_.onDevice() && ordinal == device_->ordinal())
     return CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   std::lock_guard lk(mutex_);
   auto it = peers_.find(ordinal);
@@ -240,7 +265,7 @@ CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
   // What an H200 answers for its own device: read-only cannot be, none names no peer.
   if (flags == CU_MEM_ACCESS_FLAGS_PROT_READ)
     return fail(CUDA_ERROR_NOT_SUPPORTED, "read-only access to a pool is not offered");
-  if (ordinal == device_->ordinal())
+  if (place_.onDevice() && ordinal == device_->ordinal())
     return flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE
                ? CUDA_SUCCESS
                : fail(CUDA_ERROR_INVALID_DEVICE, "the owning device's access is read-write");
@@ -251,35 +276,35 @@ CUresult MemPool::setAccess(int ordinal, CUmemAccess_flags flags) {
   return CUDA_SUCCESS;
 }
 
-MemPool *defaultPool(Device *device) {
+MemPool *defaultPool(const PoolPlace &place) {
   Registry &r = registry();
   std::lock_guard lk(r.mutex);
-  MemPool *&p = r.defaults[device];
+  MemPool *&p = r.defaults[place];
   if (!p) {
     CUmemPoolProps props{};
-    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    props.location = {CU_MEM_LOCATION_TYPE_DEVICE, device->ordinal()};
-    auto pool = std::make_unique<MemPool>(device, props);
+    props.allocType = place.type;
+    props.location = {place.location, place.id};
+    auto pool = std::make_unique<MemPool>(device(place.onDevice() ? place.id : 0), props);
     p = pool.get();
     r.pools[p] = std::move(pool);
   }
   return p;
 }
 
-MemPool *currentPool(Device *device) {
+MemPool *currentPool(const PoolPlace &place) {
   {
     Registry &r = registry();
     std::lock_guard lk(r.mutex);
-    if (auto it = r.current.find(device); it != r.current.end())
+    if (auto it = r.current.find(place); it != r.current.end())
       return it->second;
   }
-  return defaultPool(device);
+  return defaultPool(place);
 }
 
-void setCurrentPool(Device *device, MemPool *pool) {
+void setCurrentPool(const PoolPlace &place, MemPool *pool) {
   Registry &r = registry();
   std::lock_guard lk(r.mutex);
-  r.current[device] = pool;
+  r.current[place] = pool;
 }
 
 MemPool *createPool(Device *device, const CUmemPoolProps &props) {
@@ -297,11 +322,11 @@ CUresult destroyPool(MemPool *pool) {
     std::lock_guard lk(r.mutex);
     if (!r.pools.count(pool) || r.doomed.count(pool))
       return fail(CUDA_ERROR_INVALID_VALUE, "the pool is not live");
-    for (auto &[device, p] : r.defaults)
-      if (p == pool) // a device's default pool stays
-        return fail(CUDA_ERROR_INVALID_VALUE, "the device's default pool cannot be destroyed");
+    for (auto &[place, p] : r.defaults)
+      if (p == pool) // a default pool stays
+        return fail(CUDA_ERROR_INVALID_VALUE, "a default pool cannot be destroyed");
     for (auto it = r.current.begin(); it != r.current.end();)
-      it = it->second == pool ? r.current.erase(it) : std::next(it);
+      it = it->second == pool && it->first.onDevice() ? r.current.erase(it) : std::next(it);
     r.doomed[pool] = true;
   }
   collect(pool);

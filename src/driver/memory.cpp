@@ -164,6 +164,8 @@ void MemoryTracker::trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, s
   Allocation a{base, bytes, 0, ctx, MemoryKind::Device, 0, 0, false};
   a.pool = pool;
   a.block = block;
+  a.hostPool = pool->place().onHost();
+  a.managed = pool->place().managed();
   insert(a);
 }
 
@@ -265,6 +267,10 @@ void MemoryTracker::releaseContext(Context *ctx) {
 size_t MemoryTracker::used() const {
   std::lock_guard lk(mutex_);
   return used_;
+}
+
+bool deviceMayAccess(const Allocation &a) {
+  return !a.hostPool || a.pool->access(a.ctx->device()->ordinal()) != CU_MEM_ACCESS_FLAGS_PROT_NONE;
 }
 
 } // namespace cucpu::driver

@@ -37,6 +37,9 @@ $cxx "$root/tests/gpu/record_ptx_limits.cpp" -o /tmp/record_ptx_limits $lib
 $cxx "$root/tests/gpu/record_misuse.cpp" -o /tmp/record_misuse $lib
 $cxx "$root/tests/gpu/record_error_strings.cpp" -o /tmp/record_error_strings $lib
 $cxx "$root/tests/gpu/record_exit_handler.cpp" -o /tmp/record_exit_handler $lib
+$cxx "$root/tests/gpu/record_logs.cpp" -o /tmp/record_logs $lib
+$cxx "$root/tests/gpu/record_compression.cpp" -o /tmp/record_compression $lib
+$cxx "$root/tests/gpu/record_location_pools.cpp" -o /tmp/record_location_pools $lib
 # (output bytes: kN = 256 threads of 4-byte values)
 /tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
   shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
@@ -74,6 +77,9 @@ timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_ptx_limits >"$out/ptx_limits.txt" || true
 /tmp/record_misuse >"$out/misuse.txt" || true
 /tmp/record_error_strings >"$out/error_strings.txt" || true
+/tmp/record_logs >"$out/logs.txt" || true
+/tmp/record_compression >"$out/compression.txt" || true
+timeout 60 /tmp/record_location_pools >"$out/location_pools.txt" || true
 timeout 60 /tmp/record_pool_ipc >"$out/pool_ipc.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true

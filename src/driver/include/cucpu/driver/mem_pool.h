@@ -1,10 +1,12 @@
 // Stream-ordered memory pools (cuMemPool*, cuMemAllocAsync, cuMemFreeAsync): a pool hands out
 // arena blocks and keeps those freed in stream order for reuse, giving back what exceeds its
-// release threshold at each synchronisation, as NVIDIA's driver does.
+// release threshold at each synchronisation, as NVIDIA's driver does. Pools are of device memory,
+// of page-locked host memory (a host or host NUMA location) or of managed memory.
 #pragma once
 
 #include <cuda.h>
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -16,11 +18,29 @@ class Context;
 class Device;
 struct Allocation;
 
+// A pool's kind and location: the key of the default and current pools (cuMemGetMemPool).
+struct PoolPlace {
+  CUmemAllocationType type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  CUmemLocationType location = CU_MEM_LOCATION_TYPE_DEVICE;
+  int id = 0; // a device ordinal or a host NUMA node; 0 for the host and for no location
+  auto operator<=>(const PoolPlace &) const = default;
+  bool onDevice() const {
+    return type == CU_MEM_ALLOCATION_TYPE_PINNED && location == CU_MEM_LOCATION_TYPE_DEVICE;
+  }
+  bool onHost() const { return type == CU_MEM_ALLOCATION_TYPE_PINNED && !onDevice(); }
+  bool managed() const { return type == CU_MEM_ALLOCATION_TYPE_MANAGED; }
+};
+PoolPlace placeOf(const CUmemPoolProps &props);
+
 class MemPool {
 public:
-  MemPool(Device *device, const CUmemPoolProps &props) : device_(device), props_(props) {}
+  // `device`: the device whose memory it is, or the device its host or managed memory is
+  // reported with (its pointers' device ordinal).
+  MemPool(Device *device, const CUmemPoolProps &props)
+      : device_(device), props_(props), place_(placeOf(props)) {}
   ~MemPool();
   Device *device() const { return device_; }
+  const PoolPlace &place() const { return place_; }
 
   // A block of `bytes` (> 0) tracked as device memory of `ctx`: a cached one of the same size,
   // else a new arena block counted against the device's memory.
@@ -40,8 +60,11 @@ public:
 
   CUresult getAttribute(CUmemPool_attribute attr, void *value);
   CUresult setAttribute(CUmemPool_attribute attr, const void *value);
-  // Access of device `ordinal` (the pool's own device always has read and write).
+  // Access of device `ordinal`: a device pool's own device always has read and write, a host
+  // pool's devices none until it is given (as on an H200), a managed pool answers none.
   CUmemAccess_flags access(int ordinal);
+  // The host's access: read and write for a host pool's memory, none for others (an H200's).
+  CUmemAccess_flags hostAccess() const;
   CUresult setAccess(int ordinal, CUmemAccess_flags flags);
   const CUmemPoolProps &props() const { return props_; }
   // Blocks handed out and not yet freed.
@@ -62,6 +85,8 @@ public:
   static CUresult importHandle(Device *device, int fd, MemPool **out);
 
 private:
+  CUresult charge(size_t block); // device and managed memory count against the device's
+  void refund(size_t block);
   void giveBack(uintptr_t base, size_t block); // to the arena, refunding the device
   void share(uintptr_t base, size_t block);    // an exportable pool's new block
   void unmapImport(uintptr_t base);            // an imported pointer freed
@@ -73,6 +98,7 @@ private:
   std::map<uintptr_t, std::pair<uintptr_t, size_t>> imports_; // imported pointer -> mapping
   Device *device_;
   CUmemPoolProps props_;
+  PoolPlace place_;
   std::mutex mutex_;
   std::multimap<size_t, uintptr_t> cache_; // freed blocks by size
   std::map<int, CUmemAccess_flags> peers_; // other devices' access
@@ -82,13 +108,16 @@ private:
   unsigned long long live_ = 0;
 };
 
-// Pool handles: the live pools, each device's default and current pool.
-MemPool *defaultPool(Device *device);
-MemPool *currentPool(Device *device);
-void setCurrentPool(Device *device, MemPool *pool);
+// Pool handles: the live pools, each place's default and current pool (made when first asked for).
+MemPool *defaultPool(const PoolPlace &place);
+MemPool *currentPool(const PoolPlace &place);
+void setCurrentPool(const PoolPlace &place, MemPool *pool);
+// A device's pool of its memory, which cuMemAllocAsync takes.
+PoolPlace devicePlace(const Device *device);
 MemPool *createPool(Device *device, const CUmemPoolProps &props);
 // INVALID_VALUE for a default pool or an unknown handle; a pool with live blocks goes when the
-// last one is freed.
+// last one is freed. A device pool that was its device's current pool leaves the default one
+// current; other places keep the destroyed handle as their current pool, as an H200 does.
 CUresult destroyPool(MemPool *pool);
 bool isLivePool(const MemPool *pool);
 // Every pool trims to its release threshold (stream, event and context synchronisation).

@@ -42,6 +42,7 @@ struct Allocation {
   // A pool's block (cuMemAllocAsync): its pool and the block's size.
   MemPool *pool = nullptr;
   size_t block = 0;
+  bool hostPool = false; // a host pool's block: page-locked host memory in CUDA's model
 };
 
 class MemoryTracker {
@@ -52,7 +53,7 @@ public:
   CUresult free(CUdeviceptr ptr);
   // cuMemFreeAsync reaching its turn: a pool's block goes back to its pool, other memory is freed.
   CUresult freeInStreamOrder(CUdeviceptr ptr);
-  // A block a pool hands out, tracked as device memory.
+  // A block a pool hands out: device memory, a host pool's host memory or managed memory.
   void trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, size_t block, MemPool *pool);
   // Page-locked host memory (every host allocation is mapped: its device pointer is itself).
   CUresult allocateHost(Context *ctx, size_t bytes, unsigned flags, void **out);
@@ -93,5 +94,10 @@ private:
 };
 
 MemoryTracker &memory();
+
+// Whether the copy engine and kernels of the allocation's device may use it: all memory but a
+// host pool's blocks before the pool gives the device access (an H200 refuses copies and sets of
+// those with INVALID_VALUE).
+bool deviceMayAccess(const Allocation &a);
 
 } // namespace cucpu::driver
