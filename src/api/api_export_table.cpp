@@ -238,6 +238,20 @@ const Known kTables[] = {
      toolsModuleTable.data()},
 };
 
+// Tables cucpu knows and answers as a driver without them would (INVALID_VALUE), with the reason.
+struct Refused {
+  unsigned char uuid[16];
+  const char *why;
+};
+const Refused kRefused[] = {
+    // NVRTC and nvJitLink (13.0) ask at start: an H200 traced with trace_export_tables.cpp
+    // compiles a small LLVM bitcode module to PTX and to a cubin through it (slots 1-4), the
+    // driver's own compiler. Without it both compile for themselves, as with older drivers.
+    {{0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3,
+      0x28},
+     "the driver's compiler of LLVM bitcode, which NVRTC and nvJitLink do without"},
+};
+
 } // namespace
 
 // 13 slots as an H100 with driver 580 has them (slot 10 empty): with the tools tables served,
@@ -278,6 +292,10 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
     }
   }
   *ppExportTable = nullptr;
+  for (const auto &t : exports::kRefused)
+    if (std::memcmp(t.uuid, u, 16) == 0)
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "cuGetExportTable: table {{{}}} refused: {}",
+                          id, t.why);
   return driver::fail(CUDA_ERROR_INVALID_VALUE,
                       "cuGetExportTable: table {{{}}} unknown, not served", id);
 }

@@ -35,16 +35,16 @@ CUresult placeAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Poo
   *out = driver::placeOf(props);
   switch (loc->type) {
   case CU_MEM_LOCATION_TYPE_DEVICE:
-    if (driver::Device *d; deviceOf(loc->id, &d) != CUDA_SUCCESS)
+    if (driver::Device * d; deviceOf(loc->id, &d) != CUDA_SUCCESS)
       return driver::fail(CUDA_ERROR_INVALID_VALUE, "device {} does not exist", loc->id);
     return CUDA_SUCCESS;
   case CU_MEM_LOCATION_TYPE_HOST:
     return CUDA_SUCCESS;
   case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-    return loc->id == 0 ? CUDA_SUCCESS
-                        : driver::fail(CUDA_ERROR_INVALID_VALUE,
-                                       "host NUMA node {} does not exist (the host has node 0)",
-                                       loc->id);
+    return loc->id == 0
+               ? CUDA_SUCCESS
+               : driver::fail(CUDA_ERROR_INVALID_VALUE,
+                              "host NUMA node {} does not exist (the host has node 0)", loc->id);
   case CU_MEM_LOCATION_TYPE_NONE:
     return type == CU_MEM_ALLOCATION_TYPE_MANAGED
                ? CUDA_SUCCESS

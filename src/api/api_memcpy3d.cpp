@@ -212,7 +212,8 @@ CUresult copy3D(const CUDA_MEMCPY3D *p, const CUstream *stream = nullptr, bool p
   return run(copyOf3D(*p), stream, pt);
 }
 
-CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
+CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p, const CUstream *stream = nullptr,
+                    bool pt = false) {
   if (!p || p->srcLOD || p->dstLOD)
     return driver::fail(CUDA_ERROR_INVALID_VALUE,
                         "the descriptor is NULL, or its LOD fields are not 0");
@@ -221,7 +222,7 @@ CUresult copy3DPeer(const CUDA_MEMCPY3D_PEER *p) {
   if (!driver::isLiveContext(fromHandle(p->srcContext)) ||
       !driver::isLiveContext(fromHandle(p->dstContext)))
     return driver::fail(CUDA_ERROR_INVALID_CONTEXT, "srcContext or dstContext is not live");
-  return run(copyOf3D(*p));
+  return run(copyOf3D(*p), stream, pt);
 }
 
 // A linear copy with an array on one or both ends: one row of a strided copy, so it must lie in
@@ -257,6 +258,12 @@ CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream h) {
   return copy3D(pCopy, &h, true);
 }
 CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy) { return copy3DPeer(pCopy); }
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream h) {
+  return copy3DPeer(pCopy, &h);
+}
+CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream h) {
+  return copy3DPeer(pCopy, &h, true);
+}
 
 CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost,
                          size_t ByteCount) {

@@ -155,8 +155,14 @@ CUresult MemoryTracker::freeHost(void *ptr) {
 }
 
 CUresult MemoryTracker::unregisterHost(void *ptr) {
-  return removeAndRelease(reinterpret_cast<uintptr_t>(ptr), MemoryKind::Registered,
-                          CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  const auto p = reinterpret_cast<uintptr_t>(ptr);
+  Allocation inside;
+  if (find(p, 0, &inside) && inside.kind == MemoryKind::Registered && inside.base != p)
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "{:#x} is inside the registered range [{:#x}, +{}), not "
+                "its start",
+                p, inside.base, inside.size);
+  return removeAndRelease(p, MemoryKind::Registered, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
 }
 
 void MemoryTracker::trackPoolBlock(Context *ctx, uintptr_t base, size_t bytes, size_t block,

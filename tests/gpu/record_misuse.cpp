@@ -1475,6 +1475,33 @@ void outOfRange() {
          CUipcMemHandle m;
          return cuIpcGetMemHandle(&m, reinterpret_cast<CUdeviceptr>(&h));
        }},
+      {"cuKernelGetName(out, null kernel)",
+       [] {
+         const char *name;
+         return cuKernelGetName(&name, nullptr);
+       }},
+      {"cuFuncGetName(out, null function)",
+       [] {
+         const char *name;
+         return cuFuncGetName(&name, nullptr);
+       }},
+      {"cuMemHostRegister(a range overlapping a registered one)",
+       [] {
+         static char buf[8192];
+         cuMemHostRegister(buf, 2048, 0);
+         return cuMemHostRegister(buf + 1024, 2048, 0);
+       }},
+      {"cuMemHostUnregister(inside a registered range)",
+       [] {
+         static char buf[8192];
+         cuMemHostRegister(buf, 2048, 0);
+         return cuMemHostUnregister(buf + 1024);
+       }},
+      {"cuMemHostUnregister(never registered)",
+       [] {
+         static char buf[64];
+         return cuMemHostUnregister(buf);
+       }},
   };
   for (auto &c : calls)
     add(std::string("out of range: ") + c.name, [run = c.run] {

@@ -61,7 +61,8 @@ public:
   CUresult freeHost(void *ptr);
   // HOST_MEMORY_ALREADY_REGISTERED when the range overlaps a tracked one.
   CUresult registerHost(Context *ctx, void *ptr, size_t bytes, unsigned flags);
-  // HOST_MEMORY_NOT_REGISTERED unless `ptr` is the base of a registered range.
+  // HOST_MEMORY_NOT_REGISTERED unless `ptr` is the base of a registered range (INVALID_VALUE inside
+  // one).
   CUresult unregisterHost(void *ptr);
   // Physical memory of virtual memory management, counted against the device's capacity.
   CUresult charge(size_t bytes, size_t capacity);
