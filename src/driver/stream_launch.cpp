@@ -117,8 +117,10 @@ CUresult enqueueLaunch(Stream *s, Function *f, const LaunchConfig &cfg, void **k
       s->setError(r);
   });
   // CUDA_LAUNCH_BLOCKING=1, as NVIDIA's driver reads it: a launch returns once the kernel has
-  // run, so a fault is reported by the launch that caused it.
-  static const bool blocking = env::getBool("CUDA_LAUNCH_BLOCKING", false);
+  // run, so a fault is reported by the launch that caused it. CUCPU_DETERMINISTIC=1 implies it:
+  // kernels then run one after another in the order the host launches them.
+  static const bool blocking = env::getBool("CUDA_LAUNCH_BLOCKING", false) ||
+                               env::getBool("CUCPU_DETERMINISTIC", false);
   if (blocking) {
     s->progress()->waitFor(seq);
     return s->context()->stickyError();

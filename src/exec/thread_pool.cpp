@@ -246,6 +246,9 @@ void ThreadPool::workerLoop() {
 }
 
 unsigned defaultThreadCount() {
+  // Deterministic execution: the launching thread alone runs every block, in index order.
+  if (env::getBool("CUCPU_DETERMINISTIC", false))
+    return 1;
   int64_t n = env::getInt("CUCPU_THREADS", 0);
   if (n > 0)
     return static_cast<unsigned>(std::min<int64_t>(n, 1024));
