@@ -104,6 +104,74 @@ CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream h, bool perT
   return CUDA_SUCCESS;
 }
 
+// A batch of managed ranges (CUDA 13's batched prefetch and discard), checked as an H200 checks
+// it: a stream other than the legacy default stream, a non-empty batch, each range inside one
+// managed allocation; with locations, the first applying from range 0 and each later one from a
+// range at or after the one before (an H200 takes equal starts), all within the batch.
+struct Batch {
+  CUdeviceptr *dptrs;
+  size_t *sizes;
+  size_t count;
+  CUmemLocation *locs = nullptr;
+  size_t *locIdxs = nullptr;
+  size_t numLocs = 0;
+};
+
+CUresult checkBatch(const Batch &b, CUstream h, bool perThread, bool withLocations) {
+  driver::Context *c;
+  driver::Stream *s;
+  if (CUresult r = contextAndStream(h, perThread, &c, &s); r != CUDA_SUCCESS)
+    return r;
+  if (h == CU_STREAM_LEGACY || (!h && !perThread))
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "batches cannot go into the legacy stream");
+  if (CUresult r = driver::uncapturable(s, "a batched prefetch or discard"); r != CUDA_SUCCESS)
+    return r;
+  if (b.count == 0)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE, "the batch is empty");
+  for (size_t i = 0; i < b.count; ++i) {
+    driver::Allocation a;
+    if (CUresult r = managedRange(b.dptrs[i], b.sizes[i], &a); r != CUDA_SUCCESS)
+      return r;
+  }
+  if (!withLocations)
+    return CUDA_SUCCESS;
+  if (!b.locs || !b.locIdxs || b.numLocs == 0 || b.numLocs > b.count)
+    return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                        "prefetchLocs or prefetchLocIdxs is NULL, or numPrefetchLocs = {} is not "
+                        "in [1, {}]",
+                        b.numLocs, b.count);
+  for (size_t k = 0; k < b.numLocs; ++k) {
+    const size_t first = b.locIdxs[k];
+    if ((k == 0 && first != 0) || (k > 0 && first < b.locIdxs[k - 1]) || first >= b.count)
+      return driver::fail(CUDA_ERROR_INVALID_VALUE,
+                          "prefetchLocIdxs[{}] = {} does not start a run of the batch", k, first);
+    if (!validLocation(deviceOf(b.locs[k])))
+      return driver::fail(CUDA_ERROR_INVALID_VALUE, "prefetchLocs[{}] is not a location", k);
+  }
+  return CUDA_SUCCESS;
+}
+
+// Each range's last prefetch location: the last location whose run starts at or before it.
+void prefetchBatch(const Batch &b) {
+  size_t k = 0;
+  for (size_t i = 0; i < b.count; ++i) {
+    while (k + 1 < b.numLocs && b.locIdxs[k + 1] <= i)
+      ++k;
+    const int device = deviceOf(b.locs[k]);
+    driver::memory().update(b.dptrs[i],
+                            [device](driver::Allocation &m) { m.lastPrefetch = device; });
+  }
+}
+
+// Discarding first changes nothing here: discarded contents are undefined until written again,
+// and keeping them is one of their values.
+CUresult prefetchBatchAsync(const Batch &b, CUstream h, bool perThread) {
+  if (CUresult r = checkBatch(b, h, perThread, true); r != CUDA_SUCCESS)
+    return r;
+  prefetchBatch(b);
+  return CUDA_SUCCESS;
+}
+
 CUmemLocationType typeOf(int device) {
   return device == CU_DEVICE_CPU       ? CU_MEM_LOCATION_TYPE_HOST
          : device == CU_DEVICE_INVALID ? CU_MEM_LOCATION_TYPE_INVALID
@@ -205,6 +273,40 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
     if (CUresult r = rangeAttribute(data[i], dataSizes[i], attributes[i], a); r != CUDA_SUCCESS)
       return r;
   return CUDA_SUCCESS;
+}
+
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                 CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                 size_t numPrefetchLocs, unsigned long long, CUstream h) {
+  return prefetchBatchAsync({dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs},
+                            h, false);
+}
+CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                      CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                      size_t numPrefetchLocs, unsigned long long, CUstream h) {
+  return prefetchBatchAsync({dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs},
+                            h, true);
+}
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                           CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                           size_t numPrefetchLocs, unsigned long long, CUstream h) {
+  return prefetchBatchAsync({dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs},
+                            h, false);
+}
+CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                CUmemLocation *prefetchLocs,
+                                                size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                unsigned long long, CUstream h) {
+  return prefetchBatchAsync({dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs},
+                            h, true);
+}
+CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long,
+                                CUstream h) {
+  return checkBatch({dptrs, sizes, count}, h, false, false);
+}
+CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                     unsigned long long, CUstream h) {
+  return checkBatch({dptrs, sizes, count}, h, true, false);
 }
 
 } // namespace cucpu::api::impl

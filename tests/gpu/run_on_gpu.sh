@@ -40,6 +40,7 @@ $cxx "$root/tests/gpu/record_exit_handler.cpp" -o /tmp/record_exit_handler $lib
 $cxx "$root/tests/gpu/record_logs.cpp" -o /tmp/record_logs $lib
 $cxx "$root/tests/gpu/record_compression.cpp" -o /tmp/record_compression $lib
 $cxx "$root/tests/gpu/record_location_pools.cpp" -o /tmp/record_location_pools $lib
+$cxx "$root/tests/gpu/record_batch_prefetch.cpp" -o /tmp/record_batch_prefetch $lib
 # (output bytes: kN = 256 threads of 4-byte values)
 /tmp/record_outputs "$root/tests/unit/jit/warp_kernels.ptx" "$out/warp" shflDownSum:32 \
   shflXorAll:1024 shflUpScan:1024 shflIdxWidth8:1024 votes:1024 matchAny:1024 reduxOps:3072 \
@@ -80,6 +81,7 @@ timeout 60 /tmp/record_ipc >"$out/ipc.txt" || true
 /tmp/record_logs >"$out/logs.txt" || true
 /tmp/record_compression >"$out/compression.txt" || true
 timeout 60 /tmp/record_location_pools >"$out/location_pools.txt" || true
+/tmp/record_batch_prefetch >"$out/batch_prefetch.txt" || true
 timeout 60 /tmp/record_pool_ipc >"$out/pool_ipc.txt" || true
 timeout 60 /tmp/record_stream_memops >"$out/stream_memops.txt" || true
 CUDA_MODULE_LOADING=EAGER /tmp/record_hostile_ptx "$root"/tests/api/hostile/*.ptx >"$out/hostile_ptx.txt" || true
