@@ -211,6 +211,16 @@ void beforeInit() {
     CUgraph g;
     return cuGraphCreate(&g, 0);
   });
+  add("no init: cuMemGetDefaultMemPool(host)", [] {
+    CUmemoryPool p;
+    CUmemLocation l = {CU_MEM_LOCATION_TYPE_HOST, 0};
+    return cuMemGetDefaultMemPool(&p, &l, CU_MEM_ALLOCATION_TYPE_PINNED);
+  });
+  add("no init: cuMemGetMemPool(managed, no location)", [] {
+    CUmemoryPool p;
+    CUmemLocation l = {CU_MEM_LOCATION_TYPE_NONE, 0};
+    return cuMemGetMemPool(&p, &l, CU_MEM_ALLOCATION_TYPE_MANAGED);
+  });
 }
 
 // Calls made after cuInit with no context current.
@@ -365,6 +375,16 @@ void nullPointers() {
        [] { return cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0); }},
       {"cuDeviceTotalMem(null)", [] { return cuDeviceTotalMem(nullptr, 0); }},
       {"cuDeviceGetUuid(null)", [] { return cuDeviceGetUuid(nullptr, 0); }},
+      {"cuMemGetDefaultMemPool(null, host)",
+       [] {
+         CUmemLocation l = {CU_MEM_LOCATION_TYPE_HOST, 0};
+         return cuMemGetDefaultMemPool(nullptr, &l, CU_MEM_ALLOCATION_TYPE_PINNED);
+       }},
+      {"cuMemGetMemPool(null, device 0)",
+       [] {
+         CUmemLocation l = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+         return cuMemGetMemPool(nullptr, &l, CU_MEM_ALLOCATION_TYPE_PINNED);
+       }},
       {"cuDriverGetVersion(null)", [] { return cuDriverGetVersion(nullptr); }},
       {"cuCtxGetCurrent(null)", [] { return cuCtxGetCurrent(nullptr); }},
       {"cuCtxCreate(null)", [] { return cuCtxCreate(nullptr, nullptr, 0, 0); }},
