@@ -2,6 +2,7 @@
 // layout of CUDA arrays and linear memory; surfaces and queries are in surface.cpp.
 #include "sampler.h"
 #include "srgb_table.h"
+#include "texel_filter.h"
 #include "texel_format.h"
 
 #include <algorithm>
@@ -12,26 +13,7 @@
 namespace cucpu::driver {
 namespace {
 
-using texel::bits;
-using texel::floatToHalf;
-using texel::Format;
-using texel::formatOf;
-using texel::fromBits;
-using texel::halfToFloat;
-using texel::normMax;
-
-// How a format's channels read: floats, integers promoted to [0,1] / [-1,1], or integers.
-enum class Kind { Float, Norm, Int };
-
-Kind kindOf(const Format &f, unsigned texFlags) {
-  if (f.isFloat)
-    return Kind::Float;
-  if (f.normalized)
-    return Kind::Norm;
-  if (f.bytes == 4 || (texFlags & CU_TRSF_READ_AS_INTEGER))
-    return Kind::Int;
-  return Kind::Norm;
-}
+using namespace texel; // texel formats and the texture unit's arithmetic (texel_filter.h)
 
 // A non-negative normal float cut to half precision's 10 fraction bits (toward zero).
 float truncateToHalf(float f) { return fromBits(bits(f) & ~0x1fffu); }
@@ -84,137 +66,6 @@ void readElement(const ImageView &v, const Format &f, Kind kind, bool srgb, cons
     }
     out[c] = raw;
   }
-}
-
-// A texel index along one axis after addressing, or -1 for a border texel. Wrap and mirror
-// apply to normalized coordinates only; otherwise they clamp.
-int32_t addressAxis(int64_t i, uint32_t n, CUaddress_mode m, bool normalized) {
-  if (!normalized && (m == CU_TR_ADDRESS_MODE_WRAP || m == CU_TR_ADDRESS_MODE_MIRROR))
-    m = CU_TR_ADDRESS_MODE_CLAMP;
-  const int64_t N = n;
-  switch (m) {
-  case CU_TR_ADDRESS_MODE_WRAP:
-    return int32_t(((i % N) + N) % N);
-  case CU_TR_ADDRESS_MODE_MIRROR: {
-    int64_t k = ((i % (2 * N)) + 2 * N) % (2 * N);
-    return int32_t(k < N ? k : 2 * N - 1 - k);
-  }
-  case CU_TR_ADDRESS_MODE_BORDER:
-    return i < 0 || i >= N ? -1 : int32_t(i);
-  default:
-    return int32_t(std::clamp<int64_t>(i, 0, N - 1));
-  }
-}
-
-// floor() without a libm call (x86-64's baseline has no rounding instruction): exact for every
-// float, since those of magnitude 2^23 and above are integers already.
-float floorOf(float x) {
-  if (!(std::fabs(x) < 8388608.0f)) // also NaN
-    return x;
-  const float t = float(int32_t(x));
-  return t > x ? t - 1.0f : t;
-}
-double floorOf(double x) {
-  if (!(std::fabs(x) < 4503599627370496.0))
-    return x;
-  const double t = double(int64_t(x));
-  return t > x ? t - 1.0 : t;
-}
-
-// floor() of a texel-space coordinate as an integer, NaN reading as 0.
-int64_t floorIndex(float u) {
-  if (std::isnan(u))
-    return 0;
-  return int64_t(std::clamp(floorOf(u), -1e12f, 1e12f));
-}
-
-// The hardware's filter weights have 8 fractional bits: a fraction in [0, 1) becomes k / 256, k
-// in 0..256, rounded half up.
-int32_t weight256(float frac) { return int32_t(floorOf(frac * 256.0f + 0.5f)); }
-
-// The part of `total` (in 1/256 units) that a weight k / 256 takes, rounded to nearest; an exact
-// half goes up when `tieUp`, else down.
-int32_t share(int32_t total, int32_t k, bool tieUp) {
-  return (total * k + (tieUp ? 128 : 127)) >> 8;
-}
-
-// The weights, in 1/256 units, of the taps x0y0, x0y1, x1y0 and x1y1 of a bilinear footprint
-// carrying `total` of the filter's 256, for axis weights kx / 256 and ky / 256. The texture unit
-// does not multiply the axis weights: it splits `total` along x, then each part along y, every
-// part rounded to nearest. A tie goes up in the x split; in the y split it goes to the tap whose
-// x and y sides agree (x0y0 or x1y1). Established from the recorded tex.cube_fine_linear (face
-// coordinates with arbitrary fractions), tex.t3d_* and tex.mip_*_trilinear (each z slice or mip
-// level one footprint carrying its share of the weight): exact products, products rounded at
-// the end, the other split order and the other tie rules each miss lanes there.
-void bilinearShares(int32_t total, int32_t kx, int32_t ky, int32_t w[4]) {
-  const int32_t x1 = share(total, kx, true);
-  const int32_t y1OfX0 = share(total - x1, ky, false), y1OfX1 = share(x1, ky, true);
-  w[0] = total - x1 - y1OfX0;
-  w[1] = y1OfX0;
-  w[2] = x1 - y1OfX1;
-  w[3] = y1OfX1;
-}
-
-// One axis of a linear footprint: the indices of its two texels (after addressing, -1 for a
-// border texel) and the weight k / 256 of the second. Clamp addressing first clamps the
-// coordinate to the edge texel centres, [0.5, n - 0.5], so that a footprint reaching past an
-// edge puts all its weight on the edge texel (k = 0) rather than splitting it between two copies
-// of that texel: the rounding of the shares tells the two apart at the edges of tex.t3d_* and
-// tex.mip_grad_trilinear. (tld4 takes its texels without this clamp: tex.gather_f.)
-struct LinearAxis {
-  int32_t i0, i1, k;
-};
-LinearAxis linearAxis(float u, uint32_t n, CUaddress_mode m, bool normalized, int32_t offset) {
-  const bool clamp =
-      m == CU_TR_ADDRESS_MODE_CLAMP ||
-      (!normalized && (m == CU_TR_ADDRESS_MODE_WRAP || m == CU_TR_ADDRESS_MODE_MIRROR));
-  if (clamp && !std::isnan(u))
-    u = std::clamp(u, 0.5f, float(n) - 0.5f);
-  const float ub = u - 0.5f;
-  const int64_t i0 = floorIndex(ub);
-  return {addressAxis(i0 + offset, n, m, normalized),
-          addressAxis(i0 + 1 + offset, n, m, normalized),
-          std::isfinite(ub) ? weight256(ub - floorOf(ub)) : 0};
-}
-
-// The integer k of a normalized texel k / 255 (k / 65535, k / 127, ...; a border colour is
-// stored so too).
-int64_t normUnits(float x, const Format &f) { return int64_t(floorOf(x * normMax(f) + 0.5f)); }
-
-// A filtered normalized channel from `sum`, the taps' weights (1/256 units) times their texels'
-// integers: the texture unit widens 8-bit texels to 16-bit fixed point (unsigned k to 257 k,
-// signed k to 258 k + k / 128) and rounds the weighted sum half up to a multiple of 1/65535
-// (1/32767 for signed formats). Bit for bit on every recorded filtered 8- and 16-bit lane; the
-// signed 8-bit factor shows in one lane of tex.t2d_s8x1_wrap_linear, a tie that 32767 / 127
-// would round up.
-float normFromSum(int64_t sum, const Format &f) {
-  const int64_t q = f.bytes == 2 ? (sum + 128) >> 8
-                    : f.isSigned ? (sum * 33025 + 16384) >> 15
-                                 : (sum * 257 + 128) >> 8;
-  return float(double(q) / (f.isSigned ? 32767.0 : 65535.0));
-}
-
-// The exponent of the linear value the texture unit filters for an sRGB byte. The GPU keeps the
-// decoded values of each run of 8 bytes at the exponent of the run's largest (that of byte | 7)
-// with 8 significant bits below it: every entry of kSrgbToLinear is a multiple of that unit, and
-// in tex.t2d_srgb_linear byte 184 (0.48) filters as a value of [0.5, 1) and bytes 248..251
-// (0.9375 and up) as ones of [1, 2), while bytes 183 and 245 keep their own exponents.
-int srgbExponent(uint8_t byte) { return std::ilogb(fromBits(kSrgbToLinear[byte | 7])); }
-
-// x >= 0 rounded to half precision, halves up.
-float roundToHalfUp(double x) {
-  if (!(x > 0))
-    return 0.0f;
-  const int e = std::max(std::ilogb(x), -14) - 10;
-  return float(std::ldexp(floorOf(std::ldexp(x, -e) + 0.5), e));
-}
-
-// A border colour channel as the texture returns it: stored in the texel format first, so
-// normalized formats quantize it and half floats round it.
-float storedBorder(float b, const Format &f, Kind kind) {
-  if (kind == Kind::Norm)
-    return std::nearbyint(std::clamp(b, f.isSigned ? -1.0f : 0.0f, 1.0f) * normMax(f)) / normMax(f);
-  return f.isFloat && f.bytes == 2 ? halfToFloat(floatToHalf(b)) : b;
 }
 
 // One tap of a filter footprint: its texel (x, y, z; -1 for a border texel) in a level and its
