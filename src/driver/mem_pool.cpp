@@ -284,7 +284,9 @@ MemPool *defaultPool(const PoolPlace &place) {
     CUmemPoolProps props{};
     props.allocType = place.type;
     props.location = {place.location, place.id};
-    auto pool = std::make_unique<MemPool>(device(place.onDevice() ? place.id : 0), props);
+    // Host pools' pointers report device 0, as an H200's; managed pools report their device.
+    const bool ofDevice = place.location == CU_MEM_LOCATION_TYPE_DEVICE;
+    auto pool = std::make_unique<MemPool>(device(ofDevice ? place.id : 0), props);
     p = pool.get();
     r.pools[p] = std::move(pool);
   }
