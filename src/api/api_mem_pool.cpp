@@ -62,11 +62,10 @@ CUresult placeAt(const CUmemLocation *loc, CUmemAllocationType type, driver::Poo
 // the current thread's NUMA node; pools of the host (not of a host NUMA node) and managed pools
 // cannot be shared between processes.
 CUresult checkPoolProps(const CUmemPoolProps &props) {
-  driver::PoolPlace place;
-  CUresult r = placeAt(&props.location, props.allocType, &place);
-  const bool managedOnCurrentNode = props.allocType == CU_MEM_ALLOCATION_TYPE_MANAGED &&
-                                    props.location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
-  if (r != CUDA_SUCCESS && !managedOnCurrentNode)
+  driver::PoolPlace place = driver::placeOf(props);
+  const bool managedOnCurrentNode =
+      place.managed() && place.location == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+  if (!managedOnCurrentNode && placeAt(&props.location, props.allocType, &place) != CUDA_SUCCESS)
     return driver::fail(CUDA_ERROR_INVALID_VALUE, "the pool's kind and location are not offered");
   if (props.handleTypes == CU_MEM_HANDLE_TYPE_NONE)
     return CUDA_SUCCESS;

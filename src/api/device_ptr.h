@@ -19,17 +19,11 @@ inline bool validDevice(CUdeviceptr p, size_t bytes) {
          driver::deviceMayAccess(a);
 }
 
-// A unified address: inside an allocation it must fit; elsewhere it is pageable host memory, as
-// is a host pool's block the device may not use.
+// A unified address: inside an allocation it must fit (a host pool's block the device may not
+// use is host memory, and must fit too); elsewhere it is pageable host memory.
 inline bool validUnified(CUdeviceptr p, size_t bytes) {
-  if (!p)
-    return false;
-  driver::Allocation a;
-  if (!driver::memory().find(static_cast<uintptr_t>(p), 0, &a))
-    return true;
-  if (a.hostPool && !driver::deviceMayAccess(a))
-    return driver::memory().find(static_cast<uintptr_t>(p), bytes, nullptr);
-  return validDevice(p, bytes);
+  const auto u = static_cast<uintptr_t>(p);
+  return p && (driver::memory().find(u, bytes, nullptr) || !driver::memory().find(u, 0, nullptr));
 }
 
 // What one end of a copy must be: device memory, any host pointer, or a unified address.

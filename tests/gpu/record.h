@@ -49,3 +49,18 @@ inline void printChildReport(int fd, pid_t pid) {
   std::printf("%s", report.c_str());
   std::printf("child exit status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
+
+// Runs `body` in a forked process of its own (stdout flushed on both sides, so lines keep their
+// order) and returns the process's wait status: a crash or a fault ends only that process.
+template <class F> int statusOfChild(F body) {
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    body();
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}

@@ -177,19 +177,14 @@ bool setUp() {
 // Runs `body` in a process of its own with a fresh context, so that a crash (the host touching
 // memory it cannot) ends only that case, and says how the process ended.
 template <class F> void inChild(F body) {
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
+  const int status = statusOfChild([&] {
     if (!setUp()) {
       std::printf("set-up failed\n");
+      std::fflush(stdout);
       _exit(3);
     }
     body();
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  });
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     std::printf("case process ended: %s %d\n", WIFEXITED(status) ? "exit" : "signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));

@@ -58,16 +58,10 @@ CUresult launchFill(CUdeviceptr p, unsigned n, unsigned v) {
 // Runs `body` in a process of its own (a kernel fault ends the context).
 template <class F> void inChild(const char *what, F body) {
   std::printf("-- %s\n", what);
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
+  const int status = statusOfChild([&] {
     setUp();
     body();
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  });
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     std::printf("   child ended with status %d\n", status);
 }
