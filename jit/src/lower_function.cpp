@@ -33,14 +33,15 @@ constexpr int kCudaErrorNotSupported = 801;
 const LoweringSwitches &loweringSwitches() {
   static const LoweringSwitches s{env::get("CUCPU_SCHEDULE").value_or("") == "warp",
                                   env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0",
-                                  nativeDirectedRounding()};
+                                  nativeDirectedRounding(),
+                                  env::get("CUCPU_SANITIZER").value_or("") == "memcheck"};
   return s;
 }
 
 std::string loweringSwitchesText() {
   const LoweringSwitches &s = loweringSwitches();
-  return fmt::format("warp={} loop-barriers={} native-rounding={}", s.forceWarp, s.loopBarriers,
-                     s.nativeRounding);
+  return fmt::format("warp={} loop-barriers={} native-rounding={} memcheck={}", s.forceWarp,
+                     s.loopBarriers, s.nativeRounding, s.memcheck);
 }
 
 [[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what) {

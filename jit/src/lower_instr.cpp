@@ -2,6 +2,8 @@
 #include "lower_fp.h"
 #include "lowering.h"
 
+#include "kernel_abi.h"
+
 #include "cucpu/ptx/isa.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -239,6 +241,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     Value *p = address(addrOp, sp, in, &outside);
     unsigned vw = ptx::vectorWidth(in);
     unsigned es = ptx::typeSize(t);
+    checkAccess(in, p, sp, std::max(1u, es * vw), load ? CUCPU_ACCESS_READ : CUCPU_ACCESS_WRITE);
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
     const bool isVolatile = in.has(Mod::volatile_);
     auto align = llvm::Align(es ? es : 1);
@@ -362,6 +365,8 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     const size_t base = isAtom ? 1 : 0;
     bool outside = false;
     Value *p = address(o.at(base), sp, in, &outside);
+    checkAccess(in, p, sp, ptx::typeSize(t) * std::max(1u, ptx::vectorWidth(in)),
+                CUCPU_ACCESS_ATOMIC);
     llvm::Type *mty = ty;
     if (in.has(Mod::cas)) {
       if (o.size() != base + 3)

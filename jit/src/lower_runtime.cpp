@@ -28,8 +28,11 @@ constexpr unsigned kDeviceRuntime = offsetof(cucpu_services, device_runtime);
 
 Value *KernelLowering::threadWhere() {
   auto *i32 = b.getInt32Ty();
-  llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
-  auto *arr = eb.CreateAlloca(llvm::ArrayType::get(i32, 6), nullptr, "where");
+  if (!where_) {
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    where_ = eb.CreateAlloca(llvm::ArrayType::get(i32, 6), nullptr, "where");
+  }
+  auto *arr = where_;
   for (int d = 0; d < 3; ++d) {
     b.CreateStore(ctaid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, d));
     b.CreateStore(tid_[d], b.CreateConstGEP2_32(arr->getAllocatedType(), arr, 0, 3 + d));

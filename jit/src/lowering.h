@@ -41,6 +41,7 @@ struct LoweringSwitches {
   bool forceWarp = false;     // CUCPU_SCHEDULE=warp: every kernel runs with the warp scheduler
   bool loopBarriers = true;   // CUCPU_LOOP_BARRIERS (default 1)
   bool nativeRounding = true; // directed f32 rounding through AVX-512 (directed_rounding.h)
+  bool memcheck = false;      // CUCPU_SANITIZER=memcheck: every access checked (memcheck.cpp)
 };
 const LoweringSwitches &loweringSwitches();
 // The switches as text, for cache keys.
@@ -63,6 +64,16 @@ std::pair<unsigned, unsigned> matrixSyncSlotBytes(const ptx::Instruction &in);
 
 // The LLVM type that holds a PTX type in a register.
 llvm::Type *llvmType(llvm::LLVMContext &ctx, ptx::Type t);
+
+// The CUDA source place of a PTX line, from the .loc before it: file and line, and for code
+// inlined into its caller the caller's place (memcheck's reports).
+struct SourcePlace {
+  const std::string *file = nullptr; // a .file name of the module, or null (no .loc)
+  uint32_t line = 0;
+  const std::string *callerFile = nullptr;
+  uint32_t callerLine = 0;
+};
+using SourcePlaces = std::unordered_map<uint32_t, SourcePlace>; // by PTX line
 
 // Module-wide state shared by the lowering of every kernel of one PTX module.
 struct ModuleState {
@@ -95,6 +106,11 @@ struct ModuleState {
   llvm::GlobalVariable *global(const std::string &name);
   // The address marker of a device function, as seen from the module being emitted; or null.
   llvm::GlobalVariable *functionMarker(const std::string &name);
+  // The source place of every instruction line of the module (made on first use).
+  const SourcePlaces &sourcePlaces();
+
+private:
+  std::optional<SourcePlaces> places_;
 };
 
 // Creates the module's global variables and the shared-memory layout; throws LowerError.
@@ -173,6 +189,10 @@ public:
   bool emitRuntimeInstruction(const ptx::Instruction &in);
   // tex, tld4, txq, suld, sust, sured, suq: calls into the texture and surface services.
   bool emitImageInstruction(const ptx::Instruction &in); // lower_image.cpp
+  // memcheck.cpp: checks an access of `bytes` at p in `space` (CUCPU_ACCESS_* `access`) when
+  // memcheck is on.
+  void checkAccess(const ptx::Instruction &in, llvm::Value *p, ptx::Space space, unsigned bytes,
+                   unsigned access);
   // {ctaid.xyz, tid.xyz} of the calling thread in a stack array, for service messages.
   llvm::Value *threadWhere();
   // The service at `offset` in the launch record's cucpu_services table (a function pointer).
@@ -412,6 +432,14 @@ private:
   int copyIndex_ = 0; // region copies: r for the masked (or only) copy, r + #regions for `all`
   std::vector<int> pending_;
   int curRegion_ = 0;
+  // memcheck.cpp: a constant cucpu_access_site, the strings it points to, and the cache of the
+  // last live range the runtime found.
+  llvm::Constant *accessSite(const ptx::Instruction &in, unsigned space, unsigned bytes,
+                             unsigned access);
+  llvm::Constant *siteString(const std::string *text);
+  std::unordered_map<std::string, llvm::Constant *> siteStrings_;
+  llvm::AllocaInst *accessRange_ = nullptr;
+  llvm::AllocaInst *where_ = nullptr; // threadWhere's array
 };
 
 } // namespace cucpu::jit

@@ -453,6 +453,13 @@ Expected<BlockFn> Program::blockFunction(const KernelInfo &kernel, const uint32_
   return fn;
 }
 
+std::vector<std::string> Program::globalNames() const {
+  std::vector<std::string> names;
+  for (const auto &g : impl_->globals)
+    names.push_back(g.first);
+  return names;
+}
+
 bool Program::isManaged(std::string_view name) const {
   return impl_->managed.count(std::string(name)) != 0;
 }

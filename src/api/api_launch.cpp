@@ -4,6 +4,7 @@
 
 #include "cucpu/driver/launch.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/driver/stream_launch.h"
 #include "graph_nodes.h"
 #include "stream_ref.h"
@@ -52,6 +53,7 @@ driver::LaunchConfig makeConfig(unsigned gx, unsigned gy, unsigned gz, unsigned 
   cfg.block[2] = bz;
   cfg.sharedBytes = shared;
   cfg.cooperative = cooperative;
+  cfg.hostTrace = driver::sanitizer::hostTrace();
   return cfg;
 }
 

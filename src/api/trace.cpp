@@ -5,6 +5,7 @@
 
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/error_log.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/support/log.h"
 
 #include <string>
@@ -81,6 +82,9 @@ void logCall(const char *fn, CUresult r, std::initializer_list<TracedArg> args) 
     if (driver::errorlog::logged(r)) {
       const char *name = cucpu_error_name(static_cast<int>(r));
       driver::errorlog::failedCall(fn, r, name ? name : "CUDA_ERROR_UNKNOWN", reason);
+      const char *text = cucpu_error_string(static_cast<int>(r));
+      driver::sanitizer::apiError(fn, static_cast<int>(r), name ? name : "CUDA_ERROR_UNKNOWN",
+                                  text ? text : "unknown error");
     }
     if (tracing())
       writeTrace(fn, r, args, reason);

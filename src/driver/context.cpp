@@ -5,6 +5,7 @@
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/reason.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/support/env.h"
@@ -230,6 +231,7 @@ CUresult destroyContext(Context *c) {
       const_cast<Context *>(other)->peers.erase(c);
     }
   }
+  sanitizer::contextDestroyed(c);
   memory().releaseContext(c);
   releaseImages(c);
   log::debug(log::Component::Driver, "context {} destroyed", c->id());

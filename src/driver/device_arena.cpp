@@ -325,6 +325,20 @@ bool DeviceArena::blockOf(uintptr_t address, uintptr_t *base, size_t *size) cons
   return true;
 }
 
+bool DeviceArena::inMemoryOf(uintptr_t address, Owner owner) const {
+  std::lock_guard lk(mutex_);
+  if (auto it = largeBlocks_.upper_bound(address); it != largeBlocks_.begin()) {
+    --it;
+    if (address - it->first < it->second.bytes)
+      return it->second.owner == owner;
+  }
+  auto it = slabs_.upper_bound(address);
+  if (it == slabs_.begin())
+    return false;
+  const Slab &s = *std::prev(it)->second;
+  return address - s.base < slabBytes(s.cls) && s.owner == owner;
+}
+
 size_t DeviceArena::reservedBytes() const {
   std::lock_guard lk(mutex_);
   size_t n = 0;

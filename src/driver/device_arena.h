@@ -45,6 +45,8 @@ public:
   void unreserve(uintptr_t base, size_t bytes);
   // The live block containing `address`: its base and size.
   bool blockOf(uintptr_t address, uintptr_t *base, size_t *size) const;
+  // Whether `address` is in a slab or span of `owner`'s blocks (memcheck: "in the device heap").
+  bool inMemoryOf(uintptr_t address, Owner owner) const;
   // Bytes of address space reserved and bytes in live blocks (for tests and logs).
   size_t reservedBytes() const;
   size_t liveBytes() const;

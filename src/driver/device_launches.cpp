@@ -5,6 +5,7 @@
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/module.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
 #include "kernel_abi.h"
@@ -92,6 +93,11 @@ int64_t DeviceLaunches::call(uint32_t op, const uint64_t *args, const uint32_t *
   }
 }
 
+void FreeDeleter::operator()(void *p) const {
+  sanitizer::removeRange(reinterpret_cast<uintptr_t>(p));
+  std::free(p);
+}
+
 // A zeroed buffer for the parameters of a launch of `f` (null: cudaGetParameterBuffer, the
 // function comes with the launch) with grid, block and shared bytes in `dims`; 0 when the
 // shape is one `f` cannot be launched with.
@@ -120,6 +126,7 @@ uint64_t DeviceLaunches::parameterBuffer(Function *f, const uint64_t *dims, size
   }
   std::memset(c.buffer.get(), 0, size);
   const auto address = reinterpret_cast<uint64_t>(c.buffer.get());
+  sanitizer::addRange(address, size); // the kernel writes the parameters there
   std::lock_guard lk(mutex_);
   buffers_.emplace(address, std::move(c));
   return address;

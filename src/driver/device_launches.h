@@ -21,8 +21,9 @@ namespace cucpu::driver {
 class Context;
 class Function;
 
+// A parameter buffer goes back to the C heap; memcheck stops accepting kernels' stores to it.
 struct FreeDeleter {
-  void operator()(void *p) const { std::free(p); }
+  void operator()(void *p) const;
 };
 
 // One device-side launch: its function, shape and parameter buffer.

@@ -4,6 +4,7 @@
 #include "device_launches.h"
 #include "sampler.h"
 
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/exec/block_fibers.h"
 #include "cucpu/exec/fault.h"
 #include "cucpu/support/log.h"
@@ -259,13 +260,21 @@ struct ServiceCalls {
       deviceArena().release(p, kHeap);
       return nullptr;
     }
+    if (p)
+      sanitizer::addRange(reinterpret_cast<uintptr_t>(p), bytes);
     return p;
   }
   // Like a GPU's, free of an address malloc did not return is undefined; here it is ignored.
   static void free(const cucpu_launch *l, void *ptr) {
     size_t size = 0;
-    if (ptr && deviceArena().release(ptr, kHeap, &size))
+    if (ptr && deviceArena().release(ptr, kHeap, &size)) {
       self(l).heapUsed_.fetch_sub(size);
+      sanitizer::removeRange(reinterpret_cast<uintptr_t>(ptr));
+    }
+  }
+  static void checkAccess(const cucpu_launch *l, const cucpu_access_site *site, uint64_t address,
+                          const uint32_t *where, uint64_t *range) {
+    sanitizer::checkAccess(site, address, where, range, self(l).hostTrace_);
   }
   // Dynamic parallelism's device runtime; its cudaMalloc/cudaFree are the device heap's.
   static int64_t deviceRuntime(const cucpu_launch *l, uint32_t op, const uint64_t *args,
@@ -283,9 +292,9 @@ struct ServiceCalls {
 
 LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes,
                                std::atomic<uint64_t> &heapUsed, uint64_t heapBytes,
-                               DeviceLaunches &launches)
+                               DeviceLaunches &launches, const std::string *hostTrace)
     : kernel_(kernelName), printfBytes_(printfBytes), heapUsed_(heapUsed), heapBytes_(heapBytes),
-      launches_(launches) {
+      launches_(launches), hostTrace_(hostTrace) {
   table_.vprintf = &ServiceCalls::vprintf;
   table_.assert_fail = &ServiceCalls::assertFail;
   table_.trap = &ServiceCalls::trap;
@@ -299,6 +308,7 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.grid_sync = &ServiceCalls::gridSync;
   table_.block_waits = [](const cucpu_launch *, uint32_t rounds) { exec::blockWaits(rounds); };
   table_.device_runtime = &ServiceCalls::deviceRuntime;
+  table_.check_access = &ServiceCalls::checkAccess;
   table_.context = this;
 }
 

@@ -18,8 +18,9 @@ public:
   // `printfBytes`: the context's CU_LIMIT_PRINTF_FIFO_SIZE; `heapUsed`/`heapBytes`: the context's
   // device heap (bytes in use, shared by its launches) and CU_LIMIT_MALLOC_HEAP_SIZE;
   // `launches`: the grid's device-side launches (dynamic parallelism).
+  // `hostTrace`: the launching call's host stack (memcheck), or null.
   LaunchServices(const std::string &kernelName, size_t printfBytes, std::atomic<uint64_t> &heapUsed,
-                 uint64_t heapBytes, DeviceLaunches &launches);
+                 uint64_t heapBytes, DeviceLaunches &launches, const std::string *hostTrace);
   const cucpu_services *table() const { return &table_; }
   // Writes the device printf output of the launch to stdout, as CUDA does at a sync point.
   void flush();
@@ -32,6 +33,7 @@ private:
   std::atomic<uint64_t> &heapUsed_;
   uint64_t heapBytes_;
   DeviceLaunches &launches_;
+  const std::string *hostTrace_;
   std::mutex mutex_;
   std::string printf_;
   bool truncated_ = false;

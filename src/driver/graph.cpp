@@ -1,6 +1,7 @@
 // CUDA graphs as data: nodes, dependencies, clones, topological order, user objects, dot output,
 // and the registry of live graphs, nodes and user objects that handles are checked against.
 #include "cucpu/driver/graph.h"
+#include "cucpu/driver/sanitizer.h"
 
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/reason.h"
@@ -337,7 +338,12 @@ std::string Graph::dot(unsigned flags) const {
 }
 
 CUgraphConditionalHandle Graph::createConditional(unsigned defaultValue, bool assignDefault) {
-  auto slot = std::make_shared<ConditionalSlot>();
+  // Kernels store to the slot (cudaGraphSetConditional): memcheck accepts it while it lives.
+  std::shared_ptr<ConditionalSlot> slot(new ConditionalSlot, [](ConditionalSlot *c) {
+    sanitizer::removeRange(reinterpret_cast<uintptr_t>(c));
+    delete c;
+  });
+  sanitizer::addRange(reinterpret_cast<uintptr_t>(slot.get()), sizeof slot->value);
   slot->value = slot->defaultValue = defaultValue;
   slot->assignDefault = assignDefault;
   conditionals_.push_back(slot);

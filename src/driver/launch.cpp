@@ -5,6 +5,7 @@
 #include "cucpu/driver/device.h"
 #include "cucpu/driver/module.h"
 #include "cucpu/driver/reason.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/exec/thread_pool.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -79,7 +80,10 @@ CUresult runGrid(Context *ctx, Function *f, const LaunchConfig &cfg, const void 
   ctx->limit(CU_LIMIT_PRINTF_FIFO_SIZE, &printfBytes);
   ctx->limit(CU_LIMIT_MALLOC_HEAP_SIZE, &heapBytes);
   DeviceLaunches launches(ctx, f, tree);
-  LaunchServices services(k.name, printfBytes, ctx->deviceHeapUsed(), heapBytes, launches);
+  LaunchServices services(k.name, printfBytes, ctx->deviceHeapUsed(), heapBytes, launches,
+                          cfg.hostTrace.get());
+  // nvcc's inline grid barrier and the device runtime's use the workspace: memory of the grid.
+  sanitizer::addRange(reinterpret_cast<uintptr_t>(workspace), sizeof workspace);
   launch.services = services.table();
   exec::GridJob job;
   job.fn = *fn;
@@ -94,6 +98,7 @@ CUresult runGrid(Context *ctx, Function *f, const LaunchConfig &cfg, const void 
              cfg.sharedBytes);
   exec::GridResult result = cfg.cooperative ? pool().runCooperative(job) : pool().run(job);
   services.flush();
+  sanitizer::removeRange(reinterpret_cast<uintptr_t>(workspace));
   if (result.status == exec::GridStatus::OutOfMemory)
     return fail(CUDA_ERROR_OUT_OF_MEMORY,
                 "the grid's local or shared memory could not be allocated");

@@ -8,6 +8,7 @@
 #include "cucpu/driver/context.h"
 #include "cucpu/driver/mem_pool.h"
 #include "cucpu/driver/reason.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/support/log.h"
 #include "device_arena.h"
 
@@ -83,6 +84,7 @@ CUresult MemoryTracker::allocate(Context *ctx, size_t bytes, CUdeviceptr *out, b
   }
   auto base = reinterpret_cast<uintptr_t>(p);
   insert(Allocation{base, bytes, taken, ctx, MemoryKind::Device, 0, 0, false, managed});
+  sanitizer::allocated(base);
   *out = static_cast<CUdeviceptr>(base);
   return CUDA_SUCCESS;
 }
@@ -132,7 +134,10 @@ CUresult MemoryTracker::removeAndRelease(uintptr_t base, MemoryKind kind, CUresu
 CUresult MemoryTracker::free(CUdeviceptr ptr) {
   if (releaseGraphMemory(ptr)) // the address stays the graph's
     return CUDA_SUCCESS;
-  return removeAndRelease(ptr, MemoryKind::Device, CUDA_ERROR_INVALID_VALUE);
+  CUresult r = removeAndRelease(ptr, MemoryKind::Device, CUDA_ERROR_INVALID_VALUE);
+  if (r == CUDA_SUCCESS)
+    sanitizer::freed(ptr);
+  return r;
 }
 
 CUresult MemoryTracker::freeInStreamOrder(CUdeviceptr ptr) {
@@ -142,10 +147,12 @@ CUresult MemoryTracker::freeInStreamOrder(CUdeviceptr ptr) {
   if (!remove(ptr, MemoryKind::Device, &a))
     return fail(CUDA_ERROR_INVALID_VALUE, "{:#x} is not the start of a live device allocation",
                 ptr);
-  if (a.pool)
+  if (a.pool) {
     a.pool->recycle(a.base, a.block);
-  else
+  } else {
     release(a);
+    sanitizer::freed(a.base);
+  }
   return CUDA_SUCCESS;
 }
 
@@ -268,6 +275,12 @@ void MemoryTracker::releaseContext(Context *ctx) {
   }
   for (const Allocation &a : gone)
     release(a);
+}
+
+void MemoryTracker::forEach(const std::function<void(const Allocation &)> &fn) const {
+  std::lock_guard lk(mutex_);
+  for (const auto &[base, a] : allocations_)
+    fn(a);
 }
 
 size_t MemoryTracker::used() const {

@@ -6,6 +6,7 @@
 #include "cucpu/driver/link.h"
 #include "cucpu/driver/memory.h"
 #include "cucpu/driver/reason.h"
+#include "cucpu/driver/sanitizer.h"
 #include "cucpu/driver/stream.h"
 #include "cucpu/jit/program.h"
 #include "cucpu/support/log.h"
@@ -184,6 +185,10 @@ Module::Module(Context *ctx, std::unique_ptr<jit::Program> program, unsigned max
     track(functions_.back().get());
   }
   track(this);
+  // memcheck checks kernels' accesses against tracked memory: every variable is, from the start.
+  if (sanitizer::memcheck())
+    for (const auto &name : program_->globalNames())
+      global(name, nullptr, nullptr);
 }
 
 Module::~Module() {

@@ -97,6 +97,30 @@ enum {
   CUCPU_CDP_FREE = 8          /* pointer -> cudaError_t */
 };
 
+/* cucpu_access_site.access and .space */
+enum { CUCPU_ACCESS_READ = 0, CUCPU_ACCESS_WRITE = 1, CUCPU_ACCESS_ATOMIC = 2 };
+enum {
+  CUCPU_SPACE_GLOBAL = 0,
+  CUCPU_SPACE_SHARED = 1,
+  CUCPU_SPACE_LOCAL = 2,
+  CUCPU_SPACE_GENERIC = 3
+};
+
+/* A checked memory access of the generated code, described by the JIT as a constant: where it is
+ * in the kernel's PTX and source (from .loc: the innermost place and, for code inlined into the
+ * kernel, the kernel's own line; files null without .loc), what it does and how wide it is. */
+typedef struct cucpu_access_site {
+  const char *kernel;      /* the kernel's PTX name */
+  const char *file;        /* the CUDA source file of the access, or null */
+  const char *kernel_file; /* inlined code: the file of the kernel's line that inlined it */
+  uint32_t line;           /* line of the access in `file` */
+  uint32_t kernel_line;    /* inlined code: the kernel's line, else 0 */
+  uint32_t ptx_line;       /* the instruction's line in the PTX */
+  uint32_t access;         /* CUCPU_ACCESS_* */
+  uint32_t space;          /* CUCPU_SPACE_* */
+  uint32_t bytes;          /* bytes accessed (a vector's whole width) */
+} cucpu_access_site;
+
 /* Services the runtime offers generated code (device printf, assert, malloc, trap). Each call
  * gets the launch record; `where` is {ctaid.x, ctaid.y, ctaid.z, tid.x, tid.y, tid.z}. */
 typedef struct cucpu_services {
@@ -139,6 +163,11 @@ typedef struct cucpu_services {
   /* Dynamic parallelism: CUCPU_CDP_* `op` with its `args`; returns its result. */
   int64_t (*device_runtime)(const struct cucpu_launch *l, uint32_t op, const uint64_t *args,
                             const uint32_t *where);
+  /* Memory checking (cucpu-sanitizer's memcheck): an access the generated code could not prove
+   * valid. Returns when it is valid, having set range[0..1] to the live range [begin, end) that
+   * holds it (the caller's cache); otherwise reports it and ends the grid. */
+  void (*check_access)(const struct cucpu_launch *l, const struct cucpu_access_site *site,
+                       uint64_t address, const uint32_t *where, uint64_t *range);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 

@@ -77,6 +77,8 @@ public:
   // The address and size in bytes of a module-scope .global or .const variable (initialised as
   // the PTX says); CUDA_ERROR_NOT_FOUND (500) when the module has no such variable.
   Expected<std::pair<void *, size_t>> global(std::string_view name);
+  // The names of the module-scope .global and .const variables.
+  std::vector<std::string> globalNames() const;
   // Extern .global/.const variables no input defines: defined here (zero), as NVIDIA's PTX
   // compiler does for one module; a link (cuLinkComplete) reports them as undefined instead.
   const std::vector<std::string> &unresolvedExterns() const;

@@ -3,6 +3,9 @@
 
 #include <cuda.h>
 
+#include <memory>
+#include <string>
+
 namespace cucpu::driver {
 
 class Context;
@@ -13,6 +16,8 @@ struct LaunchConfig {
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0; // dynamic shared memory
   bool cooperative = false; // every block resident at once, grid-sync workspace in %envreg1/2
+  // memcheck: the launching call's host stack, for reports of the grid's bad accesses
+  std::shared_ptr<const std::string> hostTrace;
 };
 
 // The launch configuration errors CUDA reports at launch time (dimensions, shared memory,

@@ -81,6 +81,8 @@ public:
   // Frees every allocation of a context that is being destroyed (registered ranges are only
   // forgotten: their memory belongs to the application).
   void releaseContext(Context *ctx);
+  // Calls fn for every tracked allocation, under the tracker's lock (fn must not call back).
+  void forEach(const std::function<void(const Allocation &)> &fn) const;
   size_t used() const;
 
 private:
