@@ -9,6 +9,8 @@
 #include "lowering.h"
 #include "scratch_alias.h"
 
+#include "kernel_abi.h"
+
 namespace cucpu::jit {
 
 using llvm::Value;
@@ -162,7 +164,9 @@ bool KernelLowering::emitAsyncInstruction(const ptx::Instruction &in) {
     const bool pred = named && regIds_.count(x.name) && reg(x.name, in).type == T::Pred;
     (pred ? ignorable : sized) = true;
   }
-  if (!sized && !ignorable) {
+  checkAccess(in, dst, ptx::Space::Shared, unsigned(n), CUCPU_ACCESS_WRITE);
+  if (!sized && !ignorable) { // (with a source size, fewer bytes are read: not checked)
+    checkAccess(in, src, ptx::Space::Global, unsigned(n), CUCPU_ACCESS_READ);
     tagged(b.CreateMemCpy(dst, llvm::MaybeAlign(n), src, llvm::MaybeAlign(n), n));
     return true;
   }

@@ -320,7 +320,9 @@ bool KernelLowering::emitMatrixInstruction(const ptx::Instruction &in) {
   if (load) {
     std::vector<Value *> loaded(size_t(elements), nullptr);
     for (int e = 0; e < elements; ++e) {
-      auto *ld = b.CreateLoad(elemTy, elementAddress(e));
+      Value *p = elementAddress(e);
+      checkAccess(in, p, space, unsigned(std::max(1, bytes)), CUCPU_ACCESS_READ);
+      auto *ld = b.CreateLoad(elemTy, p);
       tagMemory(ld, outside);
       loaded[size_t(e)] = ld;
     }
@@ -337,7 +339,9 @@ bool KernelLowering::emitMatrixInstruction(const ptx::Instruction &in) {
   for (int e = 0; e < elements; ++e) {
     Value *reg = read(vec.elems[size_t(e / perReg)], bits == 64 ? T::B64 : T::B32, in);
     Value *v = b.CreateTrunc(b.CreateLShr(reg, uint64_t((e % perReg) * bits)), elemTy);
-    tagMemory(b.CreateStore(v, elementAddress(e)), outside);
+    Value *p = elementAddress(e);
+    checkAccess(in, p, space, unsigned(std::max(1, bytes)), CUCPU_ACCESS_WRITE);
+    tagMemory(b.CreateStore(v, p), outside);
   }
   return true;
 }

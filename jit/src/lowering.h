@@ -432,13 +432,11 @@ private:
   int copyIndex_ = 0; // region copies: r for the masked (or only) copy, r + #regions for `all`
   std::vector<int> pending_;
   int curRegion_ = 0;
-  // memcheck.cpp: a constant cucpu_access_site, the strings it points to, and the cache of the
-  // last live range the runtime found.
+  // memcheck.cpp: a constant cucpu_access_site and the strings it points to.
   llvm::Constant *accessSite(const ptx::Instruction &in, unsigned space, unsigned bytes,
                              unsigned access);
   llvm::Constant *siteString(const std::string *text);
   std::unordered_map<std::string, llvm::Constant *> siteStrings_;
-  llvm::AllocaInst *accessRange_ = nullptr;
   llvm::AllocaInst *where_ = nullptr; // threadWhere's array
 };
 

@@ -103,13 +103,14 @@ void KernelLowering::checkAccess(const ptx::Instruction &in, Value *p, ptx::Spac
   }
   auto *i64 = b.getInt64Ty();
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
-  if (!accessRange_) { // the last live range the service found, for this call of the function
+  // The live range the service last found for this access, kept for this call of the block
+  // function: one per access, because neighbouring accesses usually touch different allocations.
+  llvm::AllocaInst *range;
+  {
     llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
-    accessRange_ = eb.CreateAlloca(llvm::ArrayType::get(i64, 2), nullptr, "memcheck.range");
-    eb.CreateStore(eb.getInt64(0),
-                   eb.CreateConstGEP2_32(accessRange_->getAllocatedType(), accessRange_, 0, 0));
-    eb.CreateStore(eb.getInt64(0),
-                   eb.CreateConstGEP2_32(accessRange_->getAllocatedType(), accessRange_, 0, 1));
+    range = eb.CreateAlloca(llvm::ArrayType::get(i64, 2), nullptr, "memcheck.range");
+    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(range->getAllocatedType(), range, 0, 0));
+    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(range->getAllocatedType(), range, 0, 1));
   }
   Value *a = b.CreatePtrToInt(p, i64);
   Value *end = b.CreateAdd(a, b.getInt64(bytes));
@@ -121,9 +122,9 @@ void KernelLowering::checkAccess(const ptx::Instruction &in, Value *p, ptx::Spac
       sharedLo, b.CreateAdd(b.getInt64(info_.dynamicSharedOffset), b.CreateZExt(dynShared_, i64)));
   Value *localLo = localBase_ ? b.CreatePtrToInt(localBase_, i64) : b.getInt64(0);
   Value *localHi = b.CreateAdd(localLo, b.getInt64(localBase_ ? localBytes_ : 0));
-  auto *rangeTy = accessRange_->getAllocatedType();
-  Value *cached = within(b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, accessRange_, 0, 0)),
-                         b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, accessRange_, 0, 1)));
+  auto *rangeTy = range->getAllocatedType();
+  Value *cached = within(b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 0)),
+                         b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 1)));
   Value *ok;
   Value *reported = a; // shared and local addresses are reported as offsets in their window
   switch (sp) {
@@ -153,7 +154,7 @@ void KernelLowering::checkAccess(const ptx::Instruction &in, Value *p, ptx::Spac
   b.SetInsertPoint(slow);
   auto *fnTy = llvm::FunctionType::get(b.getVoidTy(), {ptrTy, ptrTy, i64, ptrTy, ptrTy}, false);
   b.CreateCall(fnTy, serviceFunction(offsetof(cucpu_services, check_access)),
-               {launch_, accessSite(in, sp, bytes, access), reported, threadWhere(), accessRange_});
+               {launch_, accessSite(in, sp, bytes, access), reported, threadWhere(), range});
   b.CreateBr(cont);
   b.SetInsertPoint(cont);
 }

@@ -135,8 +135,14 @@ std::string nearestAllocation(uint64_t address) {
   std::string where = bestDistance == 0      ? "is inside"
                       : address < best->base ? "is " + grouped(bestDistance) + " bytes before"
                                              : "is " + grouped(bestDistance) + " bytes after";
-  return fmt::format("{}    and {} the nearest allocation at {:#x} of size {} bytes\n", kPrefix,
-                     where, best->base, grouped(best->size));
+  std::string r = fmt::format("{}    and {} the nearest allocation at {:#x} of size {} bytes\n",
+                              kPrefix, where, best->base, grouped(best->size));
+  State &s = state();
+  std::lock_guard lk(s.mutex);
+  if (auto t = s.allocationTraces.find(best->base); t != s.allocationTraces.end() && t->second)
+    r += fmt::format("{}    Saved host backtrace up to driver entry point at its allocation\n{}",
+                     kPrefix, *t->second);
+  return r;
 }
 
 // A valid access found outside the inline checks: sets the caller's cached range.
