@@ -42,3 +42,9 @@ done
 for c in divergent_barrier bad_shuffle_mask ok_shuffle_mask; do
   one synccheck hazard_cases "$c"
 done
+# Python clients (numba-cuda, CuPy): run where they are installed, else skipped.
+for c in numba_ok numba_oob cupy_ok cupy_oob; do
+  (cd /tmp && timeout 300 "$sanitizer" --leak-check full python3 "$root/tests/sanitizer/python_cases.py" "$c") \
+    >"$out/memcheck.python.$c.stdout" 2>"$out/memcheck.python.$c.stderr"
+  echo $? >"$out/memcheck.python.$c.rc"
+done

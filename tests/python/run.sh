@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The python stage: runs one client's tests on cucpu with nothing set but the loader path.
-# Usage: run.sh numba|cupy|bindings LIBDIR [full]
+# Usage: run.sh numba|cupy|bindings|sanitizer LIBDIR [full]
 #   numba     numba-cuda's own tests: the modules of numba_subset.txt, or all with `full`
 #   cupy      cupy_smoke.py (CuPy with default settings), then CuPy's own tests: the files of
 #             cupy_subset.txt, or with `full` the folders issue 16 names
 #   bindings  cuda_bindings_smoke.py (cuda.bindings driver, runtime, NVRTC; cuda.core)
+#   sanitizer numba-cuda and CuPy cases under cucpu-sanitizer (tests/sanitizer/python_cases.py)
 # Prints "<client>: N passed, M failed"; exits 77 (skipped) when PyPI cannot be reached.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -51,8 +52,20 @@ cupy)
   exit "$rc"
   ;;
 bindings) exec "$py" "$here/cuda_bindings_smoke.py" ;;
+sanitizer)
+  # numba-cuda and CuPy under cucpu-sanitizer against compute-sanitizer's verdicts on an H200.
+  root="$(cd "$here/../.." && pwd)"
+  failed=0
+  for c in numba_ok numba_oob cupy_ok cupy_oob; do
+    "$py" "$root/tests/sanitizer/compare_memcheck.py" --sanitizer "$libdir/../bin/cucpu-sanitizer" \
+      --python "$py" --program "$root/tests/sanitizer/python_cases.py" \
+      --answers "$root/tests/gpu/answers/sanitizer" "$c" || failed=$((failed + 1))
+  done
+  echo "sanitizer: $((4 - failed)) passed, $failed failed"
+  exit "$failed"
+  ;;
 *)
-  echo "usage: run.sh numba|cupy|bindings LIBDIR [full]" >&2
+  echo "usage: run.sh numba|cupy|bindings|sanitizer LIBDIR [full]" >&2
   exit 2
   ;;
 esac

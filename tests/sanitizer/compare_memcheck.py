@@ -62,9 +62,12 @@ def parse(text):
         if current is None:
             continue
         b = body.strip()
-        m = re.match(r"at (\S+?)\(.*?\)(?:\+0x[0-9a-f]+)?(?: in (\S+:\d+))?", b)
-        if b.startswith("at ") and m:
-            current["function"], current["place"] = m.group(1), m.group(2)
+        if b.startswith("at "):
+            # The name up to its template, ABI tags or parameters (numba's ABI tags and hashes
+            # differ between versions); the source place when the line ends with one.
+            current["function"] = re.match(r"at ([^(\[<+ ]*)", b).group(1)
+            place = re.search(r" in (\S+:\d+)(?: \(PTX line \d+\))?$", b)
+            current["place"] = place.group(1) if place else None
         elif b.startswith("by thread"):
             current["thread"] = b
         elif b.startswith("Access to"):
@@ -106,20 +109,23 @@ def same_error(gpu, mine):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sanitizer", required=True)
-    ap.add_argument("--program", required=True)
+    ap.add_argument("--program", required=True, help="memcheck_cases, or python_cases.py")
+    ap.add_argument("--python", help="the Python that runs python_cases.py")
     ap.add_argument("--answers", required=True)
     ap.add_argument("case")
     a = ap.parse_args()
-    answer = Path(a.answers) / f"memcheck.{a.case}.stdout"
+    prefix = "memcheck.python." if a.python else "memcheck."
+    answer = Path(a.answers) / f"{prefix}{a.case}.stdout"
     # As tests/gpu/record_sanitizer.sh ran them: two cases check options, the others leaks too.
     name, options = a.case, ["--leak-check", "full"]
     if a.case == "exitcode":
         name, options = "global_write_after_end", ["--error-exitcode", "9"]
     elif a.case == "leak_default":
         name, options = "leak", []
-    run = subprocess.run([a.sanitizer, *options, a.program, name], capture_output=True,
+    program = [a.python, a.program] if a.python else [a.program]
+    run = subprocess.run([a.sanitizer, *options, *program, name], capture_output=True,
                          text=True, timeout=600)
-    gpu_rc_file = Path(a.answers) / f"memcheck.{a.case}.rc"
+    gpu_rc_file = Path(a.answers) / f"{prefix}{a.case}.rc"
     gpu = parse(answer.read_text())
     mine = parse(run.stdout)
     problems = []
