@@ -364,7 +364,7 @@ void KernelLowering::addReconvergenceSteps(const std::unordered_map<std::string,
 // The step itself: `bar.warp.sync` of the lanes that reach it, which the warp scheduler runs
 // as a region boundary.
 ptx::Instruction KernelLowering::warpStep(const ptx::SourceLoc &loc) {
-  return build::instruction(loc, "bar", {"warp", "sync"}, {}, {build::imm(-1, loc)});
+  return build::instruction(loc, "bar", {"warp", "sync", kLockstepMod}, {}, {build::imm(-1, loc)});
 }
 
 } // namespace cucpu::jit

@@ -34,14 +34,15 @@ const LoweringSwitches &loweringSwitches() {
   static const LoweringSwitches s{env::get("CUCPU_SCHEDULE").value_or("") == "warp",
                                   env::get("CUCPU_LOOP_BARRIERS").value_or("1") != "0",
                                   nativeDirectedRounding(),
-                                  env::get("CUCPU_SANITIZER").value_or("") == "memcheck"};
+                                  env::get("CUCPU_SANITIZER").value_or("") == "memcheck",
+                                  env::get("CUCPU_SANITIZER").value_or("") == "racecheck"};
   return s;
 }
 
 std::string loweringSwitchesText() {
   const LoweringSwitches &s = loweringSwitches();
-  return fmt::format("warp={} loop-barriers={} native-rounding={} memcheck={}", s.forceWarp,
-                     s.loopBarriers, s.nativeRounding, s.memcheck);
+  return fmt::format("warp={} loop-barriers={} native-rounding={} memcheck={} racecheck={}",
+                     s.forceWarp, s.loopBarriers, s.nativeRounding, s.memcheck, s.racecheck);
 }
 
 [[noreturn]] void throwUnsupported(ptx::SourceLoc loc, const std::string &what) {
@@ -272,6 +273,7 @@ void KernelLowering::emitRegion(int r, bool all) {
   auto *i32 = b.getInt32Ty();
   const bool multi = regions_.size() > 1;
   b.SetInsertPoint(all ? regions_[r].preAll : regions_[r].pre);
+  raceBarrier(r);
   // Uniform registers live into the region are read once, before the thread loops: values (and
   // branches) computed from them are then visibly the same in every iteration.
   uniformIn_.clear();

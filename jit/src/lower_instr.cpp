@@ -242,6 +242,11 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     unsigned vw = ptx::vectorWidth(in);
     unsigned es = ptx::typeSize(t);
     checkAccess(in, p, sp, std::max(1u, es * vw), load ? CUCPU_ACCESS_READ : CUCPU_ACCESS_WRITE);
+    // Volatile and memory-model accesses are how threads signal each other: not races.
+    if (!in.has(Mod::volatile_) && !in.has(Mod::relaxed) && !in.has(Mod::acquire) &&
+        !in.has(Mod::release) && !in.has(Mod::mmio))
+      raceAccess(in, p, sp, std::max(1u, es * vw), load ? CUCPU_ACCESS_READ : CUCPU_ACCESS_WRITE,
+                 load || vw != 1 ? nullptr : src(1, t));
     llvm::Type *memTy = t == T::Pred ? b.getInt8Ty() : ty;
     const bool isVolatile = in.has(Mod::volatile_);
     auto align = llvm::Align(es ? es : 1);

@@ -73,6 +73,7 @@ void KernelLowering::emitWarpScheduler() {
   nb = nextYield(nb);
   countWaits(nb);
   emitBarrierReductions(nb);
+  raceBarrierAt(nb);
   BasicBlock *scanned = b.GetInsertBlock();
   BasicBlock *done = BasicBlock::Create(ctx, "block.done", f_);
   BasicBlock *warpHdr = BasicBlock::Create(ctx, "warp.hdr", f_);
@@ -114,8 +115,10 @@ void KernelLowering::emitWarpScheduler() {
     BasicBlock *step = BasicBlock::Create(ctx, "collective", f_);
     sw->addCase(b.getInt32(static_cast<uint32_t>(r)), step);
     b.SetInsertPoint(step);
-    if (regions_[r].warp)
+    if (regions_[r].warp) {
       emitCollectiveStep(static_cast<int>(r));
+      raceWarpSync(static_cast<int>(r));
+    }
     BasicBlock *stepEnd = b.GetInsertBlock();
     b.CreateBr(hdr);
     b.SetInsertPoint(hdr);

@@ -26,6 +26,9 @@ using Op = ptx::Op;
 // Modifier of an internal `trap` that ends an indirect call whose pointer names no function it
 // can reach (operand: the pointer): reported as CUDA_ERROR_INVALID_PC.
 inline constexpr const char *kBadCallMod = "cucpu.badcall";
+// Modifier of the `bar.warp.sync` the lowering puts where a warp's lanes must run in lockstep
+// (lockstep.cpp): not a synchronisation of the program's (racecheck tells them apart).
+inline constexpr const char *kLockstepMod = "cucpu.lockstep";
 
 // Thrown inside the lowering, caught by Program::load and turned into a CUresult + log line.
 struct LowerError {
@@ -42,6 +45,7 @@ struct LoweringSwitches {
   bool loopBarriers = true;   // CUCPU_LOOP_BARRIERS (default 1)
   bool nativeRounding = true; // directed f32 rounding through AVX-512 (directed_rounding.h)
   bool memcheck = false;      // CUCPU_SANITIZER=memcheck: every access checked (memcheck.cpp)
+  bool racecheck = false;     // CUCPU_SANITIZER=racecheck: shared accesses logged (racecheck.cpp)
 };
 const LoweringSwitches &loweringSwitches();
 // The switches as text, for cache keys.
@@ -193,6 +197,10 @@ public:
   // memcheck is on.
   void checkAccess(const ptx::Instruction &in, llvm::Value *p, ptx::Space space, unsigned bytes,
                    unsigned access);
+  // racecheck.cpp: passes a shared-memory access (`stored`: a store's value, or null) to the
+  // runtime when racecheck is on.
+  void raceAccess(const ptx::Instruction &in, llvm::Value *p, ptx::Space space, unsigned bytes,
+                  unsigned access, llvm::Value *stored);
   // {ctaid.xyz, tid.xyz} of the calling thread in a stack array, for service messages.
   llvm::Value *threadWhere();
   // The service at `offset` in the launch record's cucpu_services table (a function pointer).
@@ -436,6 +444,12 @@ private:
   llvm::Constant *accessSite(const ptx::Instruction &in, unsigned space, unsigned bytes,
                              unsigned access);
   llvm::Constant *siteString(const std::string *text);
+  bool raceChecked() const;
+  bool startsInterval(int region) const;
+  void raceBarrier(int region);            // at the entry of region `region`, once for the block
+  void raceBarrierAt(llvm::Value *region); // the warp scheduler's block phase: region at run time
+  void raceWarpSync(int region);           // the warp scheduler: the current warp's collective step
+  void emitRaceBarrier(llvm::Value *warp); // the race_barrier call (warp ~0: the whole block)
   std::unordered_map<std::string, llvm::Constant *> siteStrings_;
   llvm::AllocaInst *where_ = nullptr; // threadWhere's array
 };

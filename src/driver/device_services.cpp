@@ -272,6 +272,13 @@ struct ServiceCalls {
       sanitizer::removeRange(reinterpret_cast<uintptr_t>(ptr));
     }
   }
+  static void raceAccess(const cucpu_launch *l, const cucpu_access_site *site, uint64_t offset,
+                         const uint32_t *where, uint64_t value, void *shared) {
+    self(l).races_->access(site, offset, where, l->block, value, shared);
+  }
+  static void raceBarrier(const cucpu_launch *l, void *shared, uint32_t warp) {
+    self(l).races_->barrier(shared, warp);
+  }
   static void checkAccess(const cucpu_launch *l, const cucpu_access_site *site, uint64_t address,
                           const uint32_t *where, uint64_t *range) {
     sanitizer::checkAccess(site, address, where, range, self(l).hostTrace_);
@@ -309,10 +316,16 @@ LaunchServices::LaunchServices(const std::string &kernelName, size_t printfBytes
   table_.block_waits = [](const cucpu_launch *, uint32_t rounds) { exec::blockWaits(rounds); };
   table_.device_runtime = &ServiceCalls::deviceRuntime;
   table_.check_access = &ServiceCalls::checkAccess;
+  table_.race_access = &ServiceCalls::raceAccess;
+  table_.race_barrier = &ServiceCalls::raceBarrier;
+  if (sanitizer::racecheck())
+    races_ = std::make_unique<sanitizer::RaceLog>();
   table_.context = this;
 }
 
 void LaunchServices::flush() {
+  if (races_)
+    races_->report();
   std::lock_guard lk(mutex_);
   if (!printf_.empty()) {
     std::fwrite(printf_.data(), 1, printf_.size(), stdout);

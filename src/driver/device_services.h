@@ -1,11 +1,13 @@
 // Runtime services for generated code (device printf, assert, trap, malloc), one per launch.
 #pragma once
 
+#include "cucpu/driver/sanitizer.h"
 #include "kernel_abi.h"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -34,6 +36,7 @@ private:
   uint64_t heapBytes_;
   DeviceLaunches &launches_;
   const std::string *hostTrace_;
+  std::unique_ptr<sanitizer::RaceLog> races_; // racecheck only
   std::mutex mutex_;
   std::string printf_;
   bool truncated_ = false;

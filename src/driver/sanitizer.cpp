@@ -30,11 +30,12 @@ constexpr const char *kPrefix = "========= ";
 
 struct State {
   bool memcheck = false;
+  bool racecheck = false;
   bool leakCheck = false;
   int fd = 1;
   std::mutex mutex;
   std::atomic<uint64_t> errors{0};
-  uint64_t leakedBytes = 0, leakedAllocations = 0;
+  uint64_t leakedBytes = 0, leakedAllocations = 0, warnings = 0;
   std::map<uintptr_t, std::shared_ptr<const std::string>> allocationTraces;
   std::map<uintptr_t, size_t> ranges; // addRange's: base -> bytes
 };
@@ -45,14 +46,16 @@ void reportLeaks(const Context *ctx);
 State &state() {
   static State *s = [] {
     auto *st = new State(); // used by the exit handler: never destroyed
-    st->memcheck = env::get("CUCPU_SANITIZER").value_or("") == "memcheck";
+    const std::string tool = env::get("CUCPU_SANITIZER").value_or("");
+    st->memcheck = tool == "memcheck";
+    st->racecheck = tool == "racecheck";
     st->leakCheck = env::get("CUCPU_SANITIZER_LEAK_CHECK").value_or("") == "full";
     if (auto log = env::get("CUCPU_SANITIZER_LOG"); log && !log->empty()) {
       int fd = ::open(log->c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
       if (fd >= 0)
         st->fd = fd;
     }
-    if (st->memcheck) {
+    if (st->memcheck || st->racecheck) {
       memory(); // made before the exit handler is registered, so it is still there at exit
       std::atexit(atExit);
     }
@@ -102,8 +105,9 @@ void atExit() {
     reportLeaks(nullptr);
   if (auto path = env::get("CUCPU_SANITIZER_SUMMARY"); path && !path->empty()) {
     if (FILE *f = std::fopen(path->c_str(), "w")) {
-      std::fprintf(f, "errors %llu\nleaked_bytes %llu\nleaked_allocations %llu\n",
+      std::fprintf(f, "errors %llu\nwarnings %llu\nleaked_bytes %llu\nleaked_allocations %llu\n",
                    static_cast<unsigned long long>(s.errors.load()),
+                   static_cast<unsigned long long>(s.warnings),
                    static_cast<unsigned long long>(s.leakedBytes),
                    static_cast<unsigned long long>(s.leakedAllocations));
       std::fclose(f);
@@ -139,8 +143,8 @@ std::string nearestAllocation(uint64_t address) {
                               kPrefix, where, best->base, grouped(best->size));
   State &s = state();
   std::lock_guard lk(s.mutex);
-  if (auto t = s.allocationTraces.find(best->base); t != s.allocationTraces.end() && t->second &&
-      !t->second->empty())
+  if (auto t = s.allocationTraces.find(best->base);
+      t != s.allocationTraces.end() && t->second && !t->second->empty())
     r += fmt::format("{}    Saved host backtrace up to driver entry point at its allocation\n{}",
                      kPrefix, *t->second);
   return r;
@@ -171,6 +175,28 @@ bool validAccess(uint64_t address, uint32_t bytes, uint64_t *range) {
 } // namespace
 
 bool memcheck() { return state().memcheck; }
+bool racecheck() { return state().racecheck; }
+
+std::string sitePlace(const cucpu_access_site *site) {
+  std::string r = demangled(site->kernel);
+  if (site->file)
+    r += fmt::format(" in {}:{}", baseName(site->file), site->line);
+  return r + fmt::format(" (PTX line {})", site->ptx_line);
+}
+
+void reportError(const std::string &text) {
+  State &s = state();
+  std::lock_guard lk(s.mutex);
+  s.errors.fetch_add(1);
+  emit(text);
+}
+
+void reportWarning(const std::string &text) {
+  State &s = state();
+  std::lock_guard lk(s.mutex);
+  ++s.warnings;
+  emit(text);
+}
 
 std::shared_ptr<const std::string> hostTrace() {
   if (!memcheck())
@@ -246,10 +272,7 @@ void checkAccess(const cucpu_access_site *site, uint64_t address, const uint32_t
   static const char *const accesses[] = {"read", "write", "atomic"};
   std::string r = fmt::format("{}Invalid {} {} of size {} bytes\n", kPrefix,
                               spaces[site->space & 3], accesses[site->access % 3], site->bytes);
-  r += fmt::format("{}    at {}", kPrefix, demangled(site->kernel));
-  if (site->file)
-    r += fmt::format(" in {}:{}", baseName(site->file), site->line);
-  r += fmt::format(" (PTX line {})\n", site->ptx_line);
+  r += fmt::format("{}    at {}\n", kPrefix, sitePlace(site));
   r += fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", kPrefix, where[3], where[4],
                    where[5], where[0], where[1], where[2]);
   r += fmt::format("{}    Access to {:#x} is {}\n", kPrefix, address,

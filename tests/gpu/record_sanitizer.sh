@@ -33,7 +33,8 @@ done
 echo $? >"$out/memcheck.exitcode.rc"
 (cd /tmp && "$sanitizer" ./memcheck_cases leak) >"$out/memcheck.leak_default.stdout" 2>&1
 for c in shared_read_after_write shared_write_after_read shared_write_after_write \
-  ok_shared_ordered ok_shared_same_value ok_shared_atomics global_read_after_write; do
+  ok_shared_ordered ok_shared_same_value ok_shared_atomics global_read_after_write \
+  ok_warp_synced_exchange warp_unsynced_exchange; do
   one racecheck hazard_cases "$c"
 done
 for c in uninitialized_global_read ok_initialized_global_read uninitialized_shared_read; do

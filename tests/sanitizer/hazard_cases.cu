@@ -82,6 +82,19 @@ __global__ void goodShuffleMask(int *out) {
     out[threadIdx.x] = __shfl_sync(0x0000ffffu, threadIdx.x, 0);
 }
 
+__global__ void warpExchangeSynced(int *out) { // __syncwarp orders the warp's accesses
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  __syncwarp();
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
+__global__ void warpExchangeUnsynced(int *out) { // the same without it: a race since Volta
+  __shared__ int s[32];
+  s[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
 static int finish(const char *name) {
   cudaError_t launch = cudaGetLastError();
   cudaError_t sync = cudaDeviceSynchronize();
@@ -118,6 +131,10 @@ int main(int argc, char **argv) {
     sharedAtomics<<<1, 64>>>(out);
   else if (is("global_read_after_write"))
     globalReadAfterWrite<<<64, 1>>>(a, out);
+  else if (is("ok_warp_synced_exchange"))
+    warpExchangeSynced<<<1, 32>>>(out);
+  else if (is("warp_unsynced_exchange"))
+    warpExchangeUnsynced<<<1, 32>>>(out);
   else if (is("uninitialized_global_read"))
     readUninitialized<<<1, 32>>>(fresh, out);
   else if (is("ok_initialized_global_read"))

@@ -168,6 +168,13 @@ typedef struct cucpu_services {
    * holds it (the caller's cache); otherwise reports it and ends the grid. */
   void (*check_access)(const struct cucpu_launch *l, const struct cucpu_access_site *site,
                        uint64_t address, const uint32_t *where, uint64_t *range);
+  /* Race checking (cucpu-sanitizer's racecheck): an access of the block's shared memory at
+   * `offset` (`value`: the bits a store of at most 8 bytes writes, else 0), and the block's
+   * threads passing a barrier or starting a block (`warp` ~0), or warp `warp` passing a
+   * warp-level synchronisation, on the shared window `shared`. */
+  void (*race_access)(const struct cucpu_launch *l, const struct cucpu_access_site *site,
+                      uint64_t offset, const uint32_t *where, uint64_t value, void *shared);
+  void (*race_barrier)(const struct cucpu_launch *l, void *shared, uint32_t warp);
   void *context; /* the runtime's own state for this launch */
 } cucpu_services;
 
