@@ -329,8 +329,7 @@ bool KernelLowering::emitMemoryInstruction(const ptx::Instruction &in) {
     auto within = [&](Value *begin, Value *bytes) {
       return b.CreateICmpULT(b.CreateSub(a, b.CreatePtrToInt(begin, b.getInt64Ty())), bytes);
     };
-    Value *shared = within(sharedBase_, b.CreateAdd(b.getInt64(ms.dynamicSharedOffset),
-                                                    b.CreateZExt(dynShared_, b.getInt64Ty())));
+    Value *shared = within(sharedBase_, sharedWindowBytes());
     Value *local = localBase_ ? within(localBase_, b.getInt64(localBytes_)) : b.getFalse();
     Value *param = within(params_, b.getInt64(info_.paramBytes));
     Value *konst = b.getFalse();

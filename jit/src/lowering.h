@@ -197,6 +197,8 @@ public:
   // memcheck is on.
   void checkAccess(const ptx::Instruction &in, llvm::Value *p, ptx::Space space, unsigned bytes,
                    unsigned access);
+  // Bytes of the block's shared window in this launch: static, then dynamic shared memory.
+  llvm::Value *sharedWindowBytes();
   // racecheck.cpp: passes a shared-memory access (`stored`: a store's value, or null) to the
   // runtime when racecheck is on.
   void raceAccess(const ptx::Instruction &in, llvm::Value *p, ptx::Space space, unsigned bytes,

@@ -80,6 +80,11 @@ llvm::Constant *KernelLowering::accessSite(const ptx::Instruction &in, unsigned 
                                   "memcheck.site");
 }
 
+Value *KernelLowering::sharedWindowBytes() {
+  return b.CreateAdd(b.getInt64(info_.dynamicSharedOffset),
+                     b.CreateZExt(dynShared_, b.getInt64Ty()));
+}
+
 void KernelLowering::checkAccess(const ptx::Instruction &in, Value *p, ptx::Space space,
                                  unsigned bytes, unsigned access) {
   if (!loweringSwitches().memcheck)
@@ -103,47 +108,47 @@ void KernelLowering::checkAccess(const ptx::Instruction &in, Value *p, ptx::Spac
   }
   auto *i64 = b.getInt64Ty();
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
-  // The live range the service last found for this access, kept for this call of the block
-  // function: one per access, because neighbouring accesses usually touch different allocations.
-  llvm::AllocaInst *range;
-  {
-    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
-    range = eb.CreateAlloca(llvm::ArrayType::get(i64, 2), nullptr, "memcheck.range");
-    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(range->getAllocatedType(), range, 0, 0));
-    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(range->getAllocatedType(), range, 0, 1));
-  }
   Value *a = b.CreatePtrToInt(p, i64);
   Value *end = b.CreateAdd(a, b.getInt64(bytes));
-  auto within = [&](Value *lo, Value *hi) {
-    return b.CreateAnd(b.CreateICmpUGE(a, lo), b.CreateICmpULE(end, hi));
+  auto within = [&](Value *lo, Value *size) {
+    return b.CreateAnd(b.CreateICmpUGE(a, lo), b.CreateICmpULE(end, b.CreateAdd(lo, size)));
   };
   Value *sharedLo = b.CreatePtrToInt(sharedBase_, i64);
-  Value *sharedHi = b.CreateAdd(
-      sharedLo, b.CreateAdd(b.getInt64(info_.dynamicSharedOffset), b.CreateZExt(dynShared_, i64)));
-  Value *localLo = localBase_ ? b.CreatePtrToInt(localBase_, i64) : b.getInt64(0);
-  Value *localHi = b.CreateAdd(localLo, b.getInt64(localBase_ ? localBytes_ : 0));
-  auto *rangeTy = range->getAllocatedType();
-  Value *cached = within(b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 0)),
-                         b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 1)));
+  Value *localLo = localBase_ ? b.CreatePtrToInt(localBase_, i64) : nullptr;
+  auto inShared = [&] { return within(sharedLo, sharedWindowBytes()); };
+  auto inLocal = [&] { return localLo ? within(localLo, b.getInt64(localBytes_)) : b.getFalse(); };
+  // Global and generic accesses: the live range the service last found for this access, kept
+  // for this call of the block function (one per access: neighbouring accesses usually touch
+  // different allocations). Shared and local accesses have their windows; the service only
+  // reports those.
+  Value *range = llvm::ConstantPointerNull::get(ptrTy);
+  auto inCachedRange = [&] {
+    llvm::IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    auto *rangeTy = llvm::ArrayType::get(i64, 2);
+    range = eb.CreateAlloca(rangeTy, nullptr, "memcheck.range");
+    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(rangeTy, range, 0, 0));
+    eb.CreateStore(eb.getInt64(0), eb.CreateConstGEP2_32(rangeTy, range, 0, 1));
+    Value *lo = b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 0));
+    Value *hi = b.CreateLoad(i64, b.CreateConstGEP2_32(rangeTy, range, 0, 1));
+    return within(lo, b.CreateSub(hi, lo));
+  };
   Value *ok;
   Value *reported = a; // shared and local addresses are reported as offsets in their window
   switch (sp) {
   case CUCPU_SPACE_SHARED:
-    ok = within(sharedLo, sharedHi);
+    ok = inShared();
     reported = b.CreateSub(a, sharedLo);
     break;
   case CUCPU_SPACE_LOCAL:
-    ok = within(localLo, localHi);
-    reported = b.CreateSub(a, localLo);
+    ok = inLocal();
+    reported = localLo ? b.CreateSub(a, localLo) : a;
     break;
   case CUCPU_SPACE_GLOBAL:
-    ok = cached;
+    ok = inCachedRange();
     break;
   default: {
-    Value *paramLo = b.CreatePtrToInt(params_, i64);
-    Value *paramHi = b.CreateAdd(paramLo, b.getInt64(info_.paramBytes));
-    ok = b.CreateOr(b.CreateOr(within(sharedLo, sharedHi), within(localLo, localHi)),
-                    b.CreateOr(within(paramLo, paramHi), cached));
+    Value *inParams = within(b.CreatePtrToInt(params_, i64), b.getInt64(info_.paramBytes));
+    ok = b.CreateOr(b.CreateOr(inShared(), inLocal()), b.CreateOr(inParams, inCachedRange()));
   }
   }
   if (bytes > 1) // accesses are aligned to their size, or the GPU faults

@@ -72,11 +72,10 @@ void KernelLowering::raceAccess(const ptx::Instruction &in, Value *p, ptx::Space
   auto *ptrTy = llvm::PointerType::get(ctx, 0);
   Value *a = b.CreatePtrToInt(p, i64);
   Value *offset = b.CreateSub(a, b.CreatePtrToInt(sharedBase_, i64));
-  Value *window = b.CreateAdd(b.getInt64(info_.dynamicSharedOffset), b.CreateZExt(dynShared_, i64));
   llvm::BasicBlock *call = llvm::BasicBlock::Create(ctx, "racecheck.shared", f_);
   llvm::BasicBlock *cont = llvm::BasicBlock::Create(ctx, "racecheck.done", f_);
   // A generic address outside the window is global or local memory: not checked.
-  b.CreateCondBr(b.CreateICmpULT(offset, window), call, cont);
+  b.CreateCondBr(b.CreateICmpULT(offset, sharedWindowBytes()), call, cont);
   b.SetInsertPoint(call);
   Value *value = b.getInt64(0);
   if (stored && bytes <= 8 && stored->getType()->getPrimitiveSizeInBits() == bytes * 8) {

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <unistd.h>
 
 namespace cucpu::driver::sanitizer {
@@ -118,22 +119,19 @@ void atExit() {
 // The allocation nearest to [address, +bytes) and how it lies: "inside", "N bytes after" (the
 // access starts N-1 bytes past its end) or "N bytes before".
 std::string nearestAllocation(uint64_t address) {
-  const Allocation *best = nullptr;
+  std::optional<Allocation> best;
   uint64_t bestDistance = UINT64_MAX;
-  std::vector<Allocation> all;
   memory().forEach([&](const Allocation &a) {
-    if (a.kind == MemoryKind::Device || a.kind == MemoryKind::Host)
-      all.push_back(a);
-  });
-  for (const Allocation &a : all) {
+    if (a.kind != MemoryKind::Device && a.kind != MemoryKind::Host)
+      return;
     uint64_t d = address < a.base             ? a.base - address
                  : address >= a.base + a.size ? address - (a.base + a.size) + 1
                                               : 0;
     if (d < bestDistance) {
       bestDistance = d;
-      best = &a;
+      best = a;
     }
-  }
+  });
   if (!best)
     return {};
   std::string where = bestDistance == 0      ? "is inside"
@@ -153,8 +151,7 @@ std::string nearestAllocation(uint64_t address) {
 // A valid access found outside the inline checks: sets the caller's cached range.
 bool validAccess(uint64_t address, uint32_t bytes, uint64_t *range) {
   Allocation a;
-  if (memory().find(address, bytes, &a) && deviceMayAccess(a) &&
-      (a.kind != MemoryKind::Mapped || a.flags != CU_MEM_ACCESS_FLAGS_PROT_NONE)) {
+  if (memory().find(address, bytes, &a) && deviceMayAccess(a)) { // (mappings: while accessible)
     range[0] = a.base;
     range[1] = a.base + a.size;
     return true;

@@ -14,12 +14,13 @@ reported (the GPU reports each faulting lane of the warp, cucpu the first thread
 cucpu also reports accesses compute-sanitizer misses; those cases are listed in BEYOND_GPU with
 the report and program output expected instead.
 """
-import argparse
 from collections import Counter
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from verdict import arguments, exit_status, verdict
 
 # Accesses the H200's memcheck does not report and cucpu does: case -> what cucpu must say
 # instead (the first invalid access, the program's output, the leaks the failed frees leave).
@@ -108,13 +109,8 @@ def same_error(gpu, mine):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sanitizer", required=True)
-    ap.add_argument("--program", required=True, help="memcheck_cases, or python_cases.py")
-    ap.add_argument("--python", help="the Python that runs python_cases.py")
-    ap.add_argument("--answers", required=True)
-    ap.add_argument("case")
-    a = ap.parse_args()
+    a = arguments(lambda ap: ap.add_argument(
+        "--python", help="the Python that runs --program python_cases.py"))
     prefix = "memcheck.python." if a.python else "memcheck."
     answer = Path(a.answers) / f"{prefix}{a.case}.stdout"
     # As tests/gpu/record_sanitizer.sh ran them: two cases check options, the others leaks too.
@@ -126,7 +122,6 @@ def main():
     program = [a.python, a.program] if a.python else [a.program]
     run = subprocess.run([a.sanitizer, *options, *program, name], capture_output=True,
                          text=True, timeout=600)
-    gpu_rc_file = Path(a.answers) / f"{prefix}{a.case}.rc"
     gpu = parse(answer.read_text())
     mine = parse(run.stdout)
     problems = []
@@ -157,18 +152,9 @@ def main():
     if leaks_differ:
         problems.append(f"leaks: GPU {sorted(g_leaks)} ({g_leak_summary}), cucpu "
                         f"{sorted(m_leaks)} ({m_leak_summary})")
-    gpu_rc = int(gpu_rc_file.read_text()) if gpu_rc_file.exists() else 0
-    if gpu_rc != run.returncode:
-        problems.append(f"exit status: GPU {gpu_rc}, cucpu {run.returncode}")
-    if problems:
-        print(f"{a.case}: differs from compute-sanitizer on the H200")
-        for p in problems:
-            print("  " + p)
-        print("cucpu-sanitizer's output:\n" + run.stdout + run.stderr)
-        return 1
-    print(f"{a.case}: same verdict as compute-sanitizer ({len(m_errors)} invalid accesses, "
-          f"{len(m_leaks)} leaks)")
-    return 0
+    exit_status(Path(a.answers) / f"{prefix}{a.case}", run, problems)
+    return verdict(a.case, problems, run,
+                   f"{len(m_errors)} invalid accesses, {len(m_leaks)} leaks")
 
 
 if __name__ == "__main__":
